@@ -1,0 +1,73 @@
+//! The JDK classes the machine knows without a class path: their names and superclass chain.
+//!
+//! These stay phantoms (no fields, no code); the machine's library models give their
+//! behaviour. Knowing the hierarchy is what makes `catch (RuntimeException e)` match a
+//! `NullPointerException` raised by the machine.
+
+use super::{access, ClassTable};
+
+/// (class, superclass) pairs, parents before children.
+const HIERARCHY: &[(&str, &str)] = &[
+    ("java/lang/Throwable", "java/lang/Object"),
+    ("java/lang/Exception", "java/lang/Throwable"),
+    ("java/lang/Error", "java/lang/Throwable"),
+    ("java/lang/RuntimeException", "java/lang/Exception"),
+    ("java/lang/NullPointerException", "java/lang/RuntimeException"),
+    ("java/lang/ArithmeticException", "java/lang/RuntimeException"),
+    ("java/lang/IndexOutOfBoundsException", "java/lang/RuntimeException"),
+    ("java/lang/ArrayIndexOutOfBoundsException", "java/lang/IndexOutOfBoundsException"),
+    ("java/lang/StringIndexOutOfBoundsException", "java/lang/IndexOutOfBoundsException"),
+    ("java/lang/NegativeArraySizeException", "java/lang/RuntimeException"),
+    ("java/lang/ClassCastException", "java/lang/RuntimeException"),
+    ("java/lang/ArrayStoreException", "java/lang/RuntimeException"),
+    ("java/lang/IllegalArgumentException", "java/lang/RuntimeException"),
+    ("java/lang/IllegalStateException", "java/lang/RuntimeException"),
+    ("java/lang/UnsupportedOperationException", "java/lang/RuntimeException"),
+    ("java/util/NoSuchElementException", "java/lang/RuntimeException"),
+    ("java/util/ConcurrentModificationException", "java/lang/RuntimeException"),
+    ("java/lang/CloneNotSupportedException", "java/lang/Exception"),
+    ("java/lang/AssertionError", "java/lang/Error"),
+    ("java/lang/StackOverflowError", "java/lang/Error"),
+    ("java/lang/Number", "java/lang/Object"),
+    ("java/lang/Integer", "java/lang/Number"),
+    ("java/lang/Long", "java/lang/Number"),
+    ("java/lang/Short", "java/lang/Number"),
+    ("java/lang/Byte", "java/lang/Number"),
+    ("java/lang/Character", "java/lang/Object"),
+    ("java/lang/Boolean", "java/lang/Object"),
+    ("java/lang/String", "java/lang/Object"),
+    ("java/lang/Math", "java/lang/Object"),
+];
+
+/// Final JDK classes (no subclass can exist).
+const FINAL: &[&str] = &[
+    "java/lang/Integer",
+    "java/lang/Long",
+    "java/lang/Short",
+    "java/lang/Byte",
+    "java/lang/Character",
+    "java/lang/Boolean",
+    "java/lang/String",
+    "java/lang/Math",
+];
+
+/// Interfaces of the JDK that subject code commonly implements.
+const INTERFACES: &[&str] = &["java/lang/Comparable", "java/lang/Cloneable", "java/io/Serializable", "java/lang/Iterable", "java/util/Iterator"];
+
+/// Registers the known JDK classes as phantoms with their real superclasses.
+pub(super) fn install(t: &mut ClassTable) {
+    t.intern("java/lang/Object");
+    for (c, s) in HIERARCHY {
+        let sup = t.intern(s);
+        let id = t.intern(c);
+        t.class_mut(id).super_class = Some(sup);
+    }
+    for c in FINAL {
+        let id = t.intern(c);
+        t.class_mut(id).access |= access::FINAL;
+    }
+    for i in INTERFACES {
+        let id = t.intern(i);
+        t.class_mut(id).access |= access::INTERFACE | access::ABSTRACT;
+    }
+}

@@ -1,0 +1,240 @@
+//! The class table: every class on the class path with its fields, methods and hierarchy.
+//!
+//! Classes are loaded from a [`ClassPath`] (jars, directories, single `.class` files) and
+//! parsed with `cafebabe` in [`parse`]. Classes that are referenced but not on the class path
+//! (the JDK, mostly) get a *phantom* entry so that every class name has a [`ClassId`]; the
+//! well-known JDK classes the machine models (exceptions, boxes) come with their real
+//! superclass chain from [`jdk`]. Resolution follows JVMS §5.4.3 and selection §5.4.6.
+
+pub mod classpath;
+pub mod descriptor;
+mod jdk;
+pub mod parse;
+mod resolve;
+
+use std::collections::HashMap;
+use std::rc::Rc;
+
+pub use classpath::{ClassPath, ClassSource};
+pub use descriptor::{JType, Kind, MethodDesc};
+
+/// Index of a class in the [`ClassTable`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct ClassId(pub u32);
+/// Index of a field in the [`ClassTable`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct FieldId(pub u32);
+/// Index of a method in the [`ClassTable`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct MethodId(pub u32);
+
+/// JVM access flags we care about (JVMS §4.1, §4.5, §4.6).
+pub mod access {
+    pub const PUBLIC: u16 = 0x0001;
+    pub const PRIVATE: u16 = 0x0002;
+    pub const PROTECTED: u16 = 0x0004;
+    pub const STATIC: u16 = 0x0008;
+    pub const FINAL: u16 = 0x0010;
+    pub const NATIVE: u16 = 0x0100;
+    pub const INTERFACE: u16 = 0x0200;
+    pub const ABSTRACT: u16 = 0x0400;
+}
+
+/// A constant from a `ConstantValue` attribute of a static field.
+#[derive(Debug, Clone, PartialEq)]
+pub enum ConstValue {
+    Int(i32),
+    Long(i64),
+    Float(f32),
+    Double(f64),
+    String(String),
+}
+
+/// One class or interface.
+#[derive(Debug, Clone)]
+pub struct Class {
+    pub id: ClassId,
+    /// Internal name (`samples/Container`).
+    pub name: String,
+    /// False for phantom classes: referenced, but not on the class path.
+    pub loaded: bool,
+    /// Where the class file came from (`testdata/samples.jar!samples/Container.class`).
+    pub origin: Option<String>,
+    pub access: u16,
+    pub super_class: Option<ClassId>,
+    pub interfaces: Vec<ClassId>,
+    /// Fields declared by this class (not inherited), in class-file order.
+    pub fields: Vec<FieldId>,
+    /// Methods declared by this class, in class-file order.
+    pub methods: Vec<MethodId>,
+    /// The class file bytes, kept for lowering method bodies on demand.
+    pub bytes: Option<Rc<[u8]>>,
+}
+
+impl Class {
+    /// The Java spelling of the name (`samples.Container`).
+    pub fn java_name(&self) -> String {
+        self.name.replace('/', ".")
+    }
+    pub fn is_interface(&self) -> bool {
+        self.access & access::INTERFACE != 0
+    }
+    pub fn is_abstract(&self) -> bool {
+        self.access & access::ABSTRACT != 0
+    }
+}
+
+/// One field.
+#[derive(Debug, Clone)]
+pub struct Field {
+    pub id: FieldId,
+    pub owner: ClassId,
+    pub name: String,
+    pub ty: JType,
+    pub access: u16,
+    pub constant: Option<ConstValue>,
+}
+
+impl Field {
+    pub fn is_static(&self) -> bool {
+        self.access & access::STATIC != 0
+    }
+}
+
+/// One method.
+#[derive(Debug, Clone)]
+pub struct Method {
+    pub id: MethodId,
+    pub owner: ClassId,
+    pub name: String,
+    pub desc: MethodDesc,
+    pub access: u16,
+    /// Whether the class file has a `Code` attribute for this method.
+    pub has_code: bool,
+}
+
+impl Method {
+    pub fn is_static(&self) -> bool {
+        self.access & access::STATIC != 0
+    }
+    pub fn is_private(&self) -> bool {
+        self.access & access::PRIVATE != 0
+    }
+    pub fn is_abstract(&self) -> bool {
+        self.access & access::ABSTRACT != 0
+    }
+    /// `name(descriptor)`, the form used in error messages and method specs.
+    pub fn signature(&self) -> String {
+        format!("{}{}", self.name, self.desc)
+    }
+}
+
+/// All classes, fields and methods, indexed by typed ids.
+#[derive(Debug, Default, Clone)]
+pub struct ClassTable {
+    classes: Vec<Class>,
+    fields: Vec<Field>,
+    methods: Vec<Method>,
+    by_name: HashMap<String, ClassId>,
+}
+
+impl ClassTable {
+    /// An empty table that knows only the modelled JDK classes (as phantoms with supers).
+    pub fn new() -> Self {
+        let mut t = ClassTable::default();
+        jdk::install(&mut t);
+        t
+    }
+
+    /// Loads every class of the class path. The first definition of a name wins, as in the JVM.
+    pub fn load(cp: &ClassPath) -> crate::Result<Self> {
+        let mut t = ClassTable::new();
+        for src in cp.sources() {
+            parse::add_class(&mut t, src)?;
+        }
+        Ok(t)
+    }
+
+    /// The id for an internal class name, creating a phantom entry if the name is new.
+    pub fn intern(&mut self, name: &str) -> ClassId {
+        if let Some(id) = self.by_name.get(name) {
+            return *id;
+        }
+        let id = ClassId(self.classes.len() as u32);
+        let object = if name == "java/lang/Object" { None } else { Some(self.intern("java/lang/Object")) };
+        self.classes.push(Class {
+            id,
+            name: name.to_string(),
+            loaded: false,
+            origin: None,
+            access: access::PUBLIC,
+            super_class: object,
+            interfaces: Vec::new(),
+            fields: Vec::new(),
+            methods: Vec::new(),
+            bytes: None,
+        });
+        self.by_name.insert(name.to_string(), id);
+        id
+    }
+
+    /// Looks up an internal (`a/b/C`) or Java (`a.b.C`) class name.
+    pub fn lookup(&self, name: &str) -> Option<ClassId> {
+        self.by_name.get(name).or_else(|| self.by_name.get(&name.replace('.', "/"))).copied()
+    }
+
+    pub fn class(&self, id: ClassId) -> &Class {
+        &self.classes[id.0 as usize]
+    }
+    pub fn class_mut(&mut self, id: ClassId) -> &mut Class {
+        &mut self.classes[id.0 as usize]
+    }
+    pub fn field(&self, id: FieldId) -> &Field {
+        &self.fields[id.0 as usize]
+    }
+    pub fn method(&self, id: MethodId) -> &Method {
+        &self.methods[id.0 as usize]
+    }
+
+    /// All classes in id order (loaded and phantom).
+    pub fn classes(&self) -> impl Iterator<Item = &Class> {
+        self.classes.iter()
+    }
+
+    /// Loaded classes sorted by name: the order every report uses.
+    pub fn loaded_classes(&self) -> Vec<&Class> {
+        let mut v: Vec<&Class> = self.classes.iter().filter(|c| c.loaded).collect();
+        v.sort_by(|a, b| a.name.cmp(&b.name));
+        v
+    }
+
+    /// Adds a field declared by `owner`.
+    pub fn add_field(&mut self, owner: ClassId, name: String, ty: JType, access: u16, constant: Option<ConstValue>) -> FieldId {
+        let id = FieldId(self.fields.len() as u32);
+        self.fields.push(Field { id, owner, name, ty, access, constant });
+        self.class_mut(owner).fields.push(id);
+        id
+    }
+
+    /// Adds a method declared by `owner`.
+    pub fn add_method(&mut self, owner: ClassId, name: String, desc: MethodDesc, access: u16, has_code: bool) -> MethodId {
+        let id = MethodId(self.methods.len() as u32);
+        self.methods.push(Method { id, owner, name, desc, access, has_code });
+        self.class_mut(owner).methods.push(id);
+        id
+    }
+
+    /// `Class#name(desc)` in Java spelling, for messages.
+    pub fn method_display(&self, id: MethodId) -> String {
+        let m = self.method(id);
+        format!("{}#{}", self.class(m.owner).java_name(), m.signature())
+    }
+
+    /// The class id of a reference type's class (`None` for arrays and primitives).
+    pub fn class_of_type(&mut self, ty: &JType) -> Option<ClassId> {
+        match ty {
+            JType::Class(c) => Some(self.intern(c)),
+            _ => None,
+        }
+    }
+}

@@ -1,0 +1,13 @@
+//! uberlazy: symbolic execution of Java bytecode with lazy, lazier#, uber-lazy and POSE heaps.
+//!
+//! The pipeline flows one way (see ARCHITECTURE.md):
+//! [`classfile`] → [`lower`] → [`ir`] → `machine` (+ `heap`, `solver`) → traces → `report` / `junit`.
+
+pub mod classfile;
+pub mod config;
+pub mod error;
+pub mod ir;
+pub mod lower;
+
+pub use config::Config;
+pub use error::{Error, Result};
