@@ -68,7 +68,12 @@ pub struct Bounds {
 
 impl Default for Bounds {
     fn default() -> Self {
-        Bounds { max_depth: DEFAULT_MAX_DEPTH, max_objects: DEFAULT_MAX_OBJECTS, max_calls: DEFAULT_MAX_CALLS, time_limit_s: DEFAULT_TIME_LIMIT_S }
+        Bounds {
+            max_depth: DEFAULT_MAX_DEPTH,
+            max_objects: DEFAULT_MAX_OBJECTS,
+            max_calls: DEFAULT_MAX_CALLS,
+            time_limit_s: DEFAULT_TIME_LIMIT_S,
+        }
     }
 }
 

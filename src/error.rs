@@ -76,7 +76,9 @@ pub enum Error {
     #[error("{at}: method has no code ({why})")]
     NoCode { at: Location, why: String },
     /// A call into code that is neither on the class path nor modelled.
-    #[error("{at}: call to {method}, which is not on the class path and has no model (use --havoc-unknown to treat its result as a fresh symbolic value)")]
+    #[error(
+        "{at}: call to {method}, which is not on the class path and has no model (use --havoc-unknown to treat its result as a fresh symbolic value)"
+    )]
     NoModel { at: Location, method: String },
     /// A value the machine does not support (floating point, ...).
     #[error("{at}: the symbolic machine does not support {what}")]

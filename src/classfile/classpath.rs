@@ -37,7 +37,8 @@ impl ClassPath {
 
     /// Adds one class path entry.
     pub fn add(&mut self, path: &Path) -> Result<()> {
-        let meta = std::fs::metadata(path).map_err(|e| Error::ClassPath { path: path.to_path_buf(), msg: e.to_string() })?;
+        let meta =
+            std::fs::metadata(path).map_err(|e| Error::ClassPath { path: path.to_path_buf(), msg: e.to_string() })?;
         if meta.is_dir() {
             let mut files = Vec::new();
             collect_class_files(path, &mut files)?;

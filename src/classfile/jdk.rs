@@ -4,7 +4,7 @@
 //! behaviour. Knowing the hierarchy is what makes `catch (RuntimeException e)` match a
 //! `NullPointerException` raised by the machine.
 
-use super::{access, ClassTable};
+use super::{ClassTable, access};
 
 /// (class, superclass) pairs, parents before children.
 const HIERARCHY: &[(&str, &str)] = &[
@@ -52,7 +52,13 @@ const FINAL: &[&str] = &[
 ];
 
 /// Interfaces of the JDK that subject code commonly implements.
-const INTERFACES: &[&str] = &["java/lang/Comparable", "java/lang/Cloneable", "java/io/Serializable", "java/lang/Iterable", "java/util/Iterator"];
+const INTERFACES: &[&str] = &[
+    "java/lang/Comparable",
+    "java/lang/Cloneable",
+    "java/io/Serializable",
+    "java/lang/Iterable",
+    "java/util/Iterator",
+];
 
 /// Registers the known JDK classes as phantoms with their real superclasses.
 pub(super) fn install(t: &mut ClassTable) {

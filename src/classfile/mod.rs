@@ -209,7 +209,14 @@ impl ClassTable {
     }
 
     /// Adds a field declared by `owner`.
-    pub fn add_field(&mut self, owner: ClassId, name: String, ty: JType, access: u16, constant: Option<ConstValue>) -> FieldId {
+    pub fn add_field(
+        &mut self,
+        owner: ClassId,
+        name: String,
+        ty: JType,
+        access: u16,
+        constant: Option<ConstValue>,
+    ) -> FieldId {
         let id = FieldId(self.fields.len() as u32);
         self.fields.push(Field { id, owner, name, ty, access, constant });
         self.class_mut(owner).fields.push(id);
@@ -217,7 +224,14 @@ impl ClassTable {
     }
 
     /// Adds a method declared by `owner`.
-    pub fn add_method(&mut self, owner: ClassId, name: String, desc: MethodDesc, access: u16, has_code: bool) -> MethodId {
+    pub fn add_method(
+        &mut self,
+        owner: ClassId,
+        name: String,
+        desc: MethodDesc,
+        access: u16,
+        has_code: bool,
+    ) -> MethodId {
         let id = MethodId(self.methods.len() as u32);
         self.methods.push(Method { id, owner, name, desc, access, has_code });
         self.class_mut(owner).methods.push(id);

@@ -98,10 +98,12 @@ pub fn method_desc(d: &MethodDescriptor<'_>) -> MethodDesc {
 
 /// Parses a descriptor string from a member reference, with a clear error if malformed.
 pub fn parse_field_desc(s: &Cow<'_, str>, origin: &str) -> Result<JType> {
-    JType::parse(s).ok_or_else(|| Error::ClassFormat { file: origin.to_string(), msg: format!("bad field descriptor {s}") })
+    JType::parse(s)
+        .ok_or_else(|| Error::ClassFormat { file: origin.to_string(), msg: format!("bad field descriptor {s}") })
 }
 
 /// Parses a method descriptor string from a member reference.
 pub fn parse_method_desc(s: &Cow<'_, str>, origin: &str) -> Result<MethodDesc> {
-    MethodDesc::parse(s).ok_or_else(|| Error::ClassFormat { file: origin.to_string(), msg: format!("bad method descriptor {s}") })
+    MethodDesc::parse(s)
+        .ok_or_else(|| Error::ClassFormat { file: origin.to_string(), msg: format!("bad method descriptor {s}") })
 }

@@ -145,13 +145,7 @@ impl ClassTable {
                 let owner = self.method(*m).owner;
                 !candidates.iter().any(|o| *o != *m && self.is_subclass(self.method(*o).owner, owner))
             })
-            .or_else(|| {
-                if r.is_abstract() {
-                    None
-                } else {
-                    Some(resolved)
-                }
-            })
+            .or_else(|| if r.is_abstract() { None } else { Some(resolved) })
     }
 
     /// Instance fields of `c`, inherited ones first (superclass order), in declaration order.
@@ -174,12 +168,13 @@ impl ClassTable {
     /// Errors list the candidates (all methods of the class, or the matching overloads).
     pub fn find_method(&self, spec: &str) -> crate::Result<MethodId> {
         let (class_name, rest) = spec.split_once('#').ok_or_else(|| {
-            crate::Error::Usage(format!("method spec `{spec}` must look like pkg.Class#method or pkg.Class#method(descriptor)"))
+            crate::Error::Usage(format!(
+                "method spec `{spec}` must look like pkg.Class#method or pkg.Class#method(descriptor)"
+            ))
         })?;
-        let cid = self
-            .lookup(class_name)
-            .filter(|c| self.class(*c).loaded)
-            .ok_or_else(|| crate::Error::MissingClass { name: class_name.to_string(), context: Some(format!("method spec {spec}")) })?;
+        let cid = self.lookup(class_name).filter(|c| self.class(*c).loaded).ok_or_else(|| {
+            crate::Error::MissingClass { name: class_name.to_string(), context: Some(format!("method spec {spec}")) }
+        })?;
         let (name, desc) = match rest.find('(') {
             Some(i) => (&rest[..i], Some(&rest[i..])),
             None => (rest, None),

@@ -228,9 +228,17 @@ pub enum Cond {
 #[derive(Debug, Clone, PartialEq)]
 pub enum Terminator {
     Goto(BlockId),
-    If { cond: Cond, then: BlockId, otherwise: BlockId },
+    If {
+        cond: Cond,
+        then: BlockId,
+        otherwise: BlockId,
+    },
     /// `tableswitch`/`lookupswitch`: cases sorted by key.
-    Switch { key: Operand, cases: Vec<(i32, BlockId)>, default: BlockId },
+    Switch {
+        key: Operand,
+        cases: Vec<(i32, BlockId)>,
+        default: BlockId,
+    },
     Return(Option<Operand>),
     Throw(Operand),
 }

@@ -88,7 +88,9 @@ impl Program {
                     _ => {}
                 }
                 let Some(call) = call else { continue };
-                let Some(r) = self.table.resolve_method(call.method.owner, &call.method.name, &call.method.desc) else { continue };
+                let Some(r) = self.table.resolve_method(call.method.owner, &call.method.name, &call.method.desc) else {
+                    continue;
+                };
                 out.push(r);
                 classes.push(call.method.owner);
                 if matches!(call.kind, InvokeKind::Virtual | InvokeKind::Interface) {
@@ -102,7 +104,9 @@ impl Program {
         }
         for c in classes {
             for s in self.table.superclasses(c) {
-                if let Some(ci) = self.table.class(s).methods.iter().copied().find(|m| self.table.method(*m).name == "<clinit>") {
+                if let Some(ci) =
+                    self.table.class(s).methods.iter().copied().find(|m| self.table.method(*m).name == "<clinit>")
+                {
                     out.push(ci);
                 }
             }
