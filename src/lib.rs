@@ -6,8 +6,12 @@
 pub mod classfile;
 pub mod config;
 pub mod error;
+pub mod heap;
 pub mod ir;
 pub mod lower;
+pub mod machine;
+pub mod solver;
+pub mod term;
 
 pub use config::Config;
 pub use error::{Error, Result};

@@ -1,10 +1,10 @@
 //! The JDK classes the machine knows without a class path: their names and superclass chain.
 //!
-//! These stay phantoms (no fields, no code); the machine's library models give their
+//! These stay phantoms (no code, a few model fields); the machine's library models give their
 //! behaviour. Knowing the hierarchy is what makes `catch (RuntimeException e)` match a
 //! `NullPointerException` raised by the machine.
 
-use super::{ClassTable, access};
+use super::{ClassTable, JType, access};
 
 /// (class, superclass) pairs, parents before children.
 const HIERARCHY: &[(&str, &str)] = &[
@@ -51,6 +51,19 @@ const FINAL: &[&str] = &[
     "java/lang/Math",
 ];
 
+/// Fields the library models keep in JDK objects (exception messages, boxed values):
+/// (class, field, descriptor).
+const FIELDS: &[(&str, &str, &str)] = &[
+    ("java/lang/Throwable", "detailMessage", "Ljava/lang/String;"),
+    ("java/lang/Throwable", "cause", "Ljava/lang/Throwable;"),
+    ("java/lang/Integer", "value", "I"),
+    ("java/lang/Long", "value", "J"),
+    ("java/lang/Short", "value", "S"),
+    ("java/lang/Byte", "value", "B"),
+    ("java/lang/Character", "value", "C"),
+    ("java/lang/Boolean", "value", "Z"),
+];
+
 /// Interfaces of the JDK that subject code commonly implements.
 const INTERFACES: &[&str] = &[
     "java/lang/Comparable",
@@ -71,6 +84,12 @@ pub(super) fn install(t: &mut ClassTable) {
     for c in FINAL {
         let id = t.intern(c);
         t.class_mut(id).access |= access::FINAL;
+    }
+    for (c, name, desc) in FIELDS {
+        let owner = t.intern(c);
+        if let Some(ty) = JType::parse(desc) {
+            t.add_field(owner, name.to_string(), ty, access::PRIVATE, None);
+        }
     }
     for i in INTERFACES {
         let id = t.intern(i);

@@ -1,0 +1,103 @@
+//! The concrete heap of one trace: input objects, arguments, and what the run left behind.
+//!
+//! Every strategy produces a [`Concrete`] from a model of a trace's path condition. It is
+//! what the text report shows as the trace's input, what `--check-models` replays, and what
+//! the JUnit emitter rebuilds.
+
+use std::collections::BTreeMap;
+
+use crate::classfile::{ClassTable, FieldId, JType};
+use crate::heap::ObjKind;
+
+/// A concrete value.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum CVal {
+    /// Any int-like value (boolean as 0/1, char as its code).
+    Int(i64),
+    Long(i64),
+    Null,
+    /// An object, by index into [`Concrete::objects`].
+    Obj(usize),
+}
+
+/// One concrete object.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CObj {
+    pub kind: ObjKind,
+    /// Part of the input heap (built by the test before the call), or allocated by the run.
+    pub input: bool,
+    /// Name used in reports (`this`, `c`, `o1`, `new1`).
+    pub name: String,
+    /// Field values before the call (input objects; every instance field, defaults included).
+    pub before: BTreeMap<FieldId, CVal>,
+    /// Field values after the call.
+    pub after: BTreeMap<FieldId, CVal>,
+    /// Array elements before/after the call (arrays only).
+    pub elems_before: Vec<CVal>,
+    pub elems_after: Vec<CVal>,
+}
+
+/// The concrete input and output of a trace.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Concrete {
+    pub objects: Vec<CObj>,
+    /// The entry method's arguments, receiver first for instance methods.
+    pub args: Vec<CVal>,
+    /// Static fields read or written by the run: value before and after.
+    pub statics_before: BTreeMap<FieldId, CVal>,
+    pub statics_after: BTreeMap<FieldId, CVal>,
+    /// The return value, for normal returns of non-void methods.
+    pub ret: Option<CVal>,
+}
+
+/// The Java default value of a field of this type.
+pub fn default_of(ty: &JType) -> CVal {
+    match ty {
+        JType::Long => CVal::Long(0),
+        JType::Class(_) | JType::Array(_) => CVal::Null,
+        _ => CVal::Int(0),
+    }
+}
+
+impl Concrete {
+    /// A one-line rendering of the input: `this=o0{next=o1} o1{next=null} c=null`.
+    pub fn describe_input(&self, table: &ClassTable, arg_names: &[String]) -> String {
+        let mut parts = Vec::new();
+        for (i, a) in self.args.iter().enumerate() {
+            let name = arg_names.get(i).cloned().unwrap_or_else(|| format!("arg{i}"));
+            parts.push(format!("{name}={}", self.show(a)));
+        }
+        for (i, o) in self.objects.iter().enumerate().filter(|(_, o)| o.input) {
+            parts.push(format!("{}:{}", self.show(&CVal::Obj(i)), self.describe_obj(table, o, true)));
+        }
+        for (f, v) in &self.statics_before {
+            let fd = table.field(*f);
+            parts.push(format!("{}.{}={}", table.class(fd.owner).java_name(), fd.name, self.show(v)));
+        }
+        parts.join(" ")
+    }
+
+    fn describe_obj(&self, table: &ClassTable, o: &CObj, before: bool) -> String {
+        let kind = match &o.kind {
+            ObjKind::Class(c) => table.class(*c).java_name(),
+            ObjKind::Array(e) => format!("{}[]", e.java_name()),
+        };
+        let (fields, elems) = if before { (&o.before, &o.elems_before) } else { (&o.after, &o.elems_after) };
+        let mut inner: Vec<String> =
+            fields.iter().map(|(f, v)| format!("{}={}", table.field(*f).name, self.show(v))).collect();
+        if matches!(o.kind, ObjKind::Array(_)) {
+            inner.push(format!("[{}]", elems.iter().map(|v| self.show(v)).collect::<Vec<_>>().join(",")));
+        }
+        format!("{kind}{{{}}}", inner.join(","))
+    }
+
+    /// A value as text: numbers, `null`, or the object's name.
+    pub fn show(&self, v: &CVal) -> String {
+        match v {
+            CVal::Int(i) => i.to_string(),
+            CVal::Long(l) => format!("{l}L"),
+            CVal::Null => "null".into(),
+            CVal::Obj(i) => self.objects.get(*i).map(|o| o.name.clone()).unwrap_or_else(|| format!("obj{i}")),
+        }
+    }
+}

@@ -1,0 +1,265 @@
+//! The heap-strategy trait: how reference-typed inputs are materialized (DESIGN.md §3).
+//!
+//! All strategies run the same machine; they differ only in how a reference that comes from
+//! the input (the receiver, a parameter, a field of an input object, a symbolic static) is
+//! turned into objects. Every operation returns the *alternatives* it leads to ([`Alt`]):
+//! lazy initialization forks one alternative per aliasing choice; the uber-lazy heap and
+//! POSE return one alternative whose values carry guards. An alternative may `assume`
+//! constraints; the machine checks them and adds them to the path condition. The
+//! alternatives of one operation are always exhaustive.
+
+pub mod concrete;
+
+pub mod lazy;
+pub mod objects;
+
+mod replay;
+
+use std::fmt::Debug;
+
+use crate::Result;
+use crate::classfile::{ClassId, ClassTable, FieldId, JType};
+use crate::config::Config;
+use crate::term::{Assignment, Term, TermPool, Val};
+
+pub use concrete::{CObj, CVal, Concrete};
+
+/// What the machine lends a strategy for one operation.
+pub struct Ctx<'a> {
+    pub table: &'a ClassTable,
+    pub terms: &'a mut TermPool,
+    pub config: &'a Config,
+}
+
+/// A runtime value: ints (boolean, byte, char, short, int) are 32-bit terms, longs 64-bit
+/// terms, references are the strategy's own reference values.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Value<R> {
+    Int(Term),
+    Long(Term),
+    Ref(R),
+}
+
+impl<R> Value<R> {
+    /// The term of an int or long value.
+    pub fn term(&self) -> Option<&Term> {
+        match self {
+            Value::Int(t) | Value::Long(t) => Some(t),
+            Value::Ref(_) => None,
+        }
+    }
+    pub fn as_ref(&self) -> Option<&R> {
+        match self {
+            Value::Ref(r) => Some(r),
+            _ => None,
+        }
+    }
+}
+
+/// The class of a heap object: a class, or an array with its element type.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum ObjKind {
+    Class(ClassId),
+    Array(JType),
+}
+
+impl ObjKind {
+    /// The Java type of an object of this kind.
+    pub fn jtype(&self, table: &ClassTable) -> JType {
+        match self {
+            ObjKind::Class(c) => JType::Class(table.class(*c).name.clone()),
+            ObjKind::Array(e) => JType::Array(Box::new(e.clone())),
+        }
+    }
+}
+
+/// One alternative of a heap operation.
+#[derive(Debug, Clone)]
+pub struct Alt<H, T> {
+    pub heap: H,
+    /// Constraints this alternative adds to the path condition (checked by the machine).
+    pub assume: Vec<Term>,
+    pub value: T,
+    /// Set when a bound (max objects) cut this alternative: the machine ends it as a cut trace.
+    pub cut: Option<String>,
+}
+
+impl<H, T> Alt<H, T> {
+    /// An alternative without assumptions.
+    pub fn plain(heap: H, value: T) -> Self {
+        Alt { heap, assume: Vec::new(), value, cut: None }
+    }
+}
+
+/// Whether a dereferenced reference is null.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Nullness {
+    Null,
+    NonNull,
+}
+
+/// The answer to a reference test (equality, instance-of): known, or a condition on inputs.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Test {
+    Known(bool),
+    Cond(Term),
+}
+
+/// A heap algorithm. One implementation per file: `lazy.rs`, `lazier.rs`, `uber.rs`, `pose.rs`,
+/// and `concrete.rs` for replaying a concrete input.
+pub trait HeapStrategy {
+    /// A reference value as held in locals and fields.
+    type Ref: Clone + Debug + PartialEq;
+    /// The per-state heap.
+    type Heap: Clone + Debug;
+
+    fn name(&self) -> &'static str;
+
+    /// An empty heap.
+    fn new_heap(&self, cx: &mut Ctx<'_>) -> Self::Heap;
+
+    /// The null reference.
+    fn null(&self) -> Self::Ref;
+
+    /// A reference-typed input of the entry method: the receiver (`receiver`: never null)
+    /// or a parameter named `name` of declared type `ty`.
+    fn input(
+        &self,
+        cx: &mut Ctx<'_>,
+        heap: &mut Self::Heap,
+        name: &str,
+        ty: &JType,
+        receiver: bool,
+    ) -> Result<Self::Ref>;
+
+    /// A new object (`new C`) or array (`len` given) with default field/element values.
+    fn alloc(&self, cx: &mut Ctx<'_>, heap: &mut Self::Heap, kind: ObjKind, len: Option<Term>) -> Self::Ref;
+
+    /// Splits a reference about to be dereferenced into null / non-null.
+    fn null_split(&self, cx: &mut Ctx<'_>, heap: &Self::Heap, r: &Self::Ref) -> Result<Vec<Alt<Self::Heap, Nullness>>>;
+
+    /// Reference equality `a == b` (either may be null).
+    fn ref_eq(
+        &self,
+        cx: &mut Ctx<'_>,
+        heap: &Self::Heap,
+        a: &Self::Ref,
+        b: &Self::Ref,
+    ) -> Result<Vec<Alt<Self::Heap, Test>>>;
+
+    /// The possible classes of a non-null reference, each with the condition under which the
+    /// object has that class (`true` when it is the only one).
+    fn classes(
+        &self,
+        cx: &mut Ctx<'_>,
+        heap: &Self::Heap,
+        r: &Self::Ref,
+    ) -> Result<Vec<Alt<Self::Heap, Vec<(ObjKind, Term)>>>>;
+
+    /// Reads field `f` of a non-null reference.
+    fn get_field(
+        &self,
+        cx: &mut Ctx<'_>,
+        heap: &Self::Heap,
+        r: &Self::Ref,
+        f: FieldId,
+    ) -> Result<Vec<Alt<Self::Heap, Value<Self::Ref>>>>;
+
+    /// Writes field `f` of a non-null reference.
+    fn put_field(
+        &self,
+        cx: &mut Ctx<'_>,
+        heap: &Self::Heap,
+        r: &Self::Ref,
+        f: FieldId,
+        v: Value<Self::Ref>,
+    ) -> Result<Vec<Alt<Self::Heap, ()>>>;
+
+    /// Reads a static field. `initial` is the value it holds before any write: the default
+    /// (after which the class initializer runs) or, with `--symbolic-statics`, an input.
+    fn get_static(
+        &self,
+        cx: &mut Ctx<'_>,
+        heap: &Self::Heap,
+        f: FieldId,
+    ) -> Result<Vec<Alt<Self::Heap, Value<Self::Ref>>>>;
+
+    /// Writes a static field.
+    fn put_static(&self, cx: &mut Ctx<'_>, heap: &Self::Heap, f: FieldId, v: Value<Self::Ref>) -> Result<Self::Heap>;
+
+    /// The length of a non-null array reference.
+    fn array_length(&self, cx: &mut Ctx<'_>, heap: &Self::Heap, r: &Self::Ref) -> Result<Vec<Alt<Self::Heap, Term>>>;
+
+    /// Reads element `idx` (already checked to be in bounds) of a non-null array.
+    fn array_load(
+        &self,
+        cx: &mut Ctx<'_>,
+        heap: &Self::Heap,
+        r: &Self::Ref,
+        idx: &Term,
+    ) -> Result<Vec<Alt<Self::Heap, Value<Self::Ref>>>>;
+
+    /// Writes element `idx` (already checked to be in bounds) of a non-null array.
+    fn array_store(
+        &self,
+        cx: &mut Ctx<'_>,
+        heap: &Self::Heap,
+        r: &Self::Ref,
+        idx: &Term,
+        v: Value<Self::Ref>,
+    ) -> Result<Vec<Alt<Self::Heap, ()>>>;
+
+    /// The concrete input and output of a finished trace under a model of its path condition:
+    /// the input heap (every input object fully initialized), the entry's arguments, and
+    /// what the run left in the input objects and returned.
+    /// `values` evaluates terms in the same model where the assignment does not suffice
+    /// (array contents).
+    fn concretize(
+        &self,
+        cx: &mut Ctx<'_>,
+        heap: &Self::Heap,
+        model: &Assignment,
+        values: &mut dyn FnMut(&[Term]) -> Option<Vec<Val>>,
+        args: &[Value<Self::Ref>],
+        ret: Option<&Value<Self::Ref>>,
+    ) -> Result<Concrete>;
+
+    /// A human-readable description of the final heap (for `--dot`): Graphviz source.
+    fn dot(&self, cx: &mut Ctx<'_>, heap: &Self::Heap) -> String;
+}
+
+/// Instance fields of an object kind that the machine tracks (all of a class's instance
+/// fields; arrays have none).
+pub fn fields_of(table: &ClassTable, kind: &ObjKind) -> Vec<FieldId> {
+    match kind {
+        ObjKind::Class(c) => table.instance_fields(*c),
+        ObjKind::Array(_) => Vec::new(),
+    }
+}
+
+/// The classes a fresh input object of declared type `ty` may have: the type itself when it
+/// is a concrete class, otherwise every loaded concrete subclass (sorted by name).
+pub fn fresh_kinds(table: &ClassTable, ty: &JType) -> Vec<ObjKind> {
+    match ty {
+        JType::Array(e) => vec![ObjKind::Array((**e).clone())],
+        JType::Class(name) => {
+            let Some(c) = table.lookup(name) else { return Vec::new() };
+            let class = table.class(c);
+            if !class.is_interface() && !class.is_abstract() {
+                return vec![ObjKind::Class(c)];
+            }
+            table
+                .loaded_subclasses(c)
+                .into_iter()
+                .filter(|k| !table.class(*k).is_interface() && !table.class(*k).is_abstract())
+                .map(ObjKind::Class)
+                .collect()
+        }
+        _ => Vec::new(),
+    }
+}
+
+/// Whether an object of `kind` may be referenced from a location of declared type `ty`.
+pub fn compatible(table: &ClassTable, kind: &ObjKind, ty: &JType) -> bool {
+    table.is_assignable(&kind.jtype(table), ty)
+}

@@ -1,0 +1,393 @@
+//! Control flow: forks and feasibility, program decisions, terminators, exceptions.
+
+use super::state::{FrameKind, Next, State};
+use super::{Choice, Decision, Machine, Outcome};
+use crate::classfile::ClassId;
+use crate::heap::{Alt, HeapStrategy, Nullness, ObjKind, Test, Value};
+use crate::ir::{Cond, Operand, RelOp, Terminator};
+use crate::solver::{SatResult, Solver};
+use crate::term::Term;
+use crate::{Error, Result};
+
+/// Borrows the pieces of the machine a heap strategy needs, leaving the strategy free.
+macro_rules! cx {
+    ($m:expr) => {
+        &mut crate::heap::Ctx { table: &$m.program.table, terms: &mut $m.terms, config: $m.config }
+    };
+}
+pub(crate) use cx;
+
+/// An alternative after feasibility checking.
+pub enum Forked<H: HeapStrategy, T> {
+    Live(State<H>, T),
+    Cut(State<H>, String),
+}
+
+/// The answer of a feasibility check.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Feasible {
+    Yes,
+    No,
+    /// The solver gave up: explored as feasible, flagged in the trace.
+    Unknown,
+}
+
+impl<H: HeapStrategy, S: Solver> Machine<'_, H, S> {
+    /// Is `pc ∧ extra` satisfiable?
+    pub(super) fn feasible(&mut self, st: &State<H>, extra: &[Term]) -> Feasible {
+        if extra.iter().any(|t| t.is_false()) {
+            return Feasible::No;
+        }
+        let extra: Vec<&Term> = extra.iter().filter(|t| !t.is_true()).collect();
+        if extra.is_empty() {
+            return Feasible::Yes;
+        }
+        let mut q = st.pc.clone();
+        q.extend(extra.into_iter().cloned());
+        match self.solver.check(&q) {
+            SatResult::Sat(_) => Feasible::Yes,
+            SatResult::Unsat => Feasible::No,
+            SatResult::Unknown(_) => Feasible::Unknown,
+        }
+    }
+
+    /// Turns a strategy's alternatives into states, dropping infeasible ones. The
+    /// alternatives are exhaustive, so a lone survivor needs no check.
+    pub(super) fn fork<T>(&mut self, st: State<H>, alts: Vec<Alt<H::Heap, T>>) -> Vec<Forked<H, T>> {
+        let n = alts.len();
+        let mut verdicts = Vec::with_capacity(n);
+        let mut rejected = 0;
+        for (i, alt) in alts.iter().enumerate() {
+            let v = if n == 1 || (i + 1 == n && rejected == n - 1) {
+                Feasible::Yes
+            } else {
+                self.feasible(&st, &alt.assume)
+            };
+            if v == Feasible::No {
+                rejected += 1;
+            }
+            verdicts.push(v);
+        }
+        let mut remaining = n - rejected;
+        let mut out = Vec::with_capacity(remaining);
+        let mut st = Some(st);
+        for (alt, v) in alts.into_iter().zip(verdicts) {
+            if v == Feasible::No {
+                continue;
+            }
+            remaining -= 1;
+            let s = if remaining == 0 { st.take() } else { st.clone() };
+            let Some(mut s) = s else { continue };
+            s.heap = alt.heap;
+            s.assume(&alt.assume);
+            s.unknown |= v == Feasible::Unknown;
+            match alt.cut {
+                Some(c) => out.push(Forked::Cut(s, c)),
+                None => out.push(Forked::Live(s, alt.value)),
+            }
+        }
+        out
+    }
+
+    /// Splits a state on a boolean condition: the feasible sides, `true` first.
+    pub(super) fn split(&mut self, st: State<H>, cond: &Term) -> Vec<(State<H>, bool)> {
+        if let Some(b) = cond.as_bool() {
+            return vec![(st, b)];
+        }
+        let not = self.terms.not(cond);
+        let t = self.feasible(&st, std::slice::from_ref(cond));
+        let f = if t == Feasible::No { Feasible::Yes } else { self.feasible(&st, std::slice::from_ref(&not)) };
+        let mut out = Vec::with_capacity(2);
+        let mut st = Some(st);
+        if t != Feasible::No {
+            let s = if f != Feasible::No { st.clone() } else { st.take() };
+            if let Some(mut s) = s {
+                s.assume(std::slice::from_ref(cond));
+                s.unknown |= t == Feasible::Unknown;
+                out.push((s, true));
+            }
+        }
+        if f != Feasible::No
+            && let Some(mut s) = st.take()
+        {
+            s.assume(std::slice::from_ref(&not));
+            s.unknown |= f == Feasible::Unknown;
+            out.push((s, false));
+        }
+        out
+    }
+
+    /// Records a program decision at the current instruction; `false` if it would exceed
+    /// `--max-depth` (the caller ends the trace as cut).
+    pub(super) fn record(&self, st: &mut State<H>, choice: Choice) -> bool {
+        if st.path.len() as u64 >= u64::from(self.config.bounds.max_depth) {
+            return false;
+        }
+        let Some(f) = st.top() else { return false };
+        let d = Decision { method: f.method, pc: f.pc(), choice };
+        st.path.push(d);
+        true
+    }
+
+    /// Records a decision, or ends the trace as cut by `--max-depth`.
+    pub(super) fn decide(&self, mut st: State<H>, choice: Choice) -> std::result::Result<State<H>, Next<H>> {
+        if self.record(&mut st, choice) {
+            Ok(st)
+        } else {
+            let d = self.config.bounds.max_depth;
+            Err(Next::Done(st, Outcome::Cut(format!("max-depth ({d})"))))
+        }
+    }
+
+    pub(super) fn exec_term(&mut self, st: State<H>, term: &Terminator) -> Result<Vec<Next<H>>> {
+        match term {
+            Terminator::Goto(b) => {
+                let mut st = st;
+                if let Some(f) = st.top_mut() {
+                    f.goto(*b);
+                }
+                Ok(vec![Next::Run(st)])
+            }
+            Terminator::If { cond, then, otherwise } => self.branch(st, cond, *then, *otherwise),
+            Terminator::Switch { key, cases, default } => self.switch(st, key, cases, *default),
+            Terminator::Return(v) => {
+                let mut st = st;
+                let v = match v {
+                    Some(o) => Some(self.operand(&mut st, o)?),
+                    None => None,
+                };
+                self.ret(st, v)
+            }
+            Terminator::Throw(o) => {
+                let mut st = st;
+                let v = self.operand(&mut st, o)?;
+                let Value::Ref(r) = v else { return Err(self.fault(&st, "throw of a non-reference")) };
+                self.throw_ref(st, r)
+            }
+        }
+    }
+
+    fn branch(
+        &mut self,
+        st: State<H>,
+        cond: &Cond,
+        then: crate::ir::BlockId,
+        otherwise: crate::ir::BlockId,
+    ) -> Result<Vec<Next<H>>> {
+        let mut st = st;
+        let outcomes: Vec<(State<H>, bool)> = match cond {
+            Cond::Int(op, a, b) => {
+                let a = self.int_operand(&mut st, a)?;
+                let b = self.int_operand(&mut st, b)?;
+                let c = self.rel(*op, &a, &b);
+                self.split(st, &c)
+            }
+            Cond::Ref(op, a, b) => {
+                let ra = self.ref_operand(&mut st, a)?;
+                let rb = self.ref_operand(&mut st, b)?;
+                let alts = self.strategy.ref_eq(cx!(self), &st.heap, &ra, &rb)?;
+                let mut out = Vec::new();
+                for f in self.fork(st, alts) {
+                    match f {
+                        Forked::Live(s, Test::Known(eq)) => out.push((s, eq)),
+                        Forked::Live(s, Test::Cond(c)) => out.extend(self.split(s, &c)),
+                        Forked::Cut(..) => {}
+                    }
+                }
+                let ne = *op == RelOp::Ne;
+                out.into_iter().map(|(s, eq)| (s, eq != ne)).collect()
+            }
+        };
+        let mut next = Vec::with_capacity(outcomes.len());
+        for (s, taken) in outcomes {
+            match self.decide(s, Choice::Branch(taken)) {
+                Ok(mut s) => {
+                    if let Some(f) = s.top_mut() {
+                        f.goto(if taken { then } else { otherwise });
+                    }
+                    next.push(Next::Run(s));
+                }
+                Err(done) => next.push(done),
+            }
+        }
+        Ok(next)
+    }
+
+    fn switch(
+        &mut self,
+        st: State<H>,
+        key: &Operand,
+        cases: &[(i32, crate::ir::BlockId)],
+        default: crate::ir::BlockId,
+    ) -> Result<Vec<Next<H>>> {
+        let mut st = st;
+        let k = self.int_operand(&mut st, key)?;
+        let mut targets: Vec<(State<H>, Option<i32>, crate::ir::BlockId)> = Vec::new();
+        if let Some(v) = k.as_i64() {
+            let hit = cases.iter().find(|(c, _)| i64::from(*c) == v);
+            targets.push((st, hit.map(|(c, _)| *c), hit.map(|(_, b)| *b).unwrap_or(default)));
+        } else {
+            let mut misses = Vec::new();
+            for (c, b) in cases {
+                let ct = self.terms.int(*c);
+                let eq = self.terms.eq(&k, &ct);
+                match self.feasible(&st, std::slice::from_ref(&eq)) {
+                    Feasible::No => {}
+                    v => {
+                        let mut s = st.clone();
+                        s.assume(std::slice::from_ref(&eq));
+                        s.unknown |= v == Feasible::Unknown;
+                        targets.push((s, Some(*c), *b));
+                    }
+                }
+                misses.push(self.terms.not(&eq));
+            }
+            match self.feasible(&st, &misses) {
+                Feasible::No => {}
+                v => {
+                    st.assume(&misses);
+                    st.unknown |= v == Feasible::Unknown;
+                    targets.push((st, None, default));
+                }
+            }
+        }
+        let mut next = Vec::new();
+        for (s, case, b) in targets {
+            match self.decide(s, Choice::Case(case)) {
+                Ok(mut s) => {
+                    if let Some(f) = s.top_mut() {
+                        f.goto(b);
+                    }
+                    next.push(Next::Run(s));
+                }
+                Err(done) => next.push(done),
+            }
+        }
+        Ok(next)
+    }
+
+    /// Raises a JVM exception (`java/lang/NullPointerException`, ...) at the current instruction.
+    pub(super) fn raise(&mut self, st: State<H>, class: &str) -> Result<Vec<Next<H>>> {
+        let mut st = st;
+        let id = self.program.table.lookup(class).ok_or_else(|| Error::MissingClass {
+            name: class.to_string(),
+            context: Some("the machine's exception model".into()),
+        })?;
+        let r = self.strategy.alloc(cx!(self), &mut st.heap, ObjKind::Class(id), None);
+        self.unwind(st, r, id)
+    }
+
+    /// `athrow`: null check, then unwinding with each possible class of the thrown object.
+    fn throw_ref(&mut self, st: State<H>, r: H::Ref) -> Result<Vec<Next<H>>> {
+        let mut next = Vec::new();
+        let alts = self.strategy.null_split(cx!(self), &st.heap, &r)?;
+        for f in self.fork(st, alts) {
+            match f {
+                Forked::Live(s, Nullness::Null) => next.extend(self.raise(s, "java/lang/NullPointerException")?),
+                Forked::Live(s, Nullness::NonNull) => {
+                    let alts = self.strategy.classes(cx!(self), &s.heap, &r)?;
+                    for g in self.fork(s, alts) {
+                        let Forked::Live(s, classes) = g else { continue };
+                        for (kind, guard) in classes {
+                            let ObjKind::Class(c) = kind else { continue };
+                            for (s2, ok) in self.split(s.clone(), &guard) {
+                                if ok {
+                                    next.extend(self.unwind(s2, r.clone(), c)?);
+                                }
+                            }
+                        }
+                    }
+                }
+                Forked::Cut(s, why) => next.push(Next::Done(s, Outcome::Cut(why))),
+            }
+        }
+        Ok(next)
+    }
+
+    /// Records the exception edge and transfers control to the first matching handler,
+    /// popping frames; an exception out of the entry method ends the trace.
+    pub(super) fn unwind(&mut self, st: State<H>, exc: H::Ref, class: ClassId) -> Result<Vec<Next<H>>> {
+        let name = self.program.table.class(class).java_name();
+        let mut st = match self.decide(st, Choice::Throw(name)) {
+            Ok(s) => s,
+            Err(done) => return Ok(vec![done]),
+        };
+        loop {
+            let Some(frame) = st.top() else { return Ok(vec![Next::Done(st, Outcome::Exception(class))]) };
+            let handler = frame.block().and_then(|b| {
+                b.handlers.iter().find(|h| h.catch.is_none_or(|c| self.program.table.is_subclass(class, c))).cloned()
+            });
+            if let Some(h) = handler {
+                if let Some(f) = st.top_mut() {
+                    f.set(h.exception, Value::Ref(exc));
+                    f.goto(h.target);
+                }
+                return Ok(vec![Next::Run(st)]);
+            }
+            let popped = st.frames.pop();
+            if popped.is_some_and(|f| f.kind == FrameKind::Precondition) {
+                return Ok(vec![Next::Rejected]);
+            }
+            if st.frames.is_empty() {
+                return Ok(vec![Next::Done(st, Outcome::Exception(class))]);
+            }
+        }
+    }
+
+    /// Dereference check: the non-null alternatives continue with `f`; null ones raise NPE.
+    pub(super) fn non_null(
+        &mut self,
+        st: State<H>,
+        r: &H::Ref,
+        mut f: impl FnMut(&mut Self, State<H>) -> Result<Vec<Next<H>>>,
+    ) -> Result<Vec<Next<H>>> {
+        let alts = self.strategy.null_split(cx!(self), &st.heap, r)?;
+        let mut next = Vec::new();
+        for fk in self.fork(st, alts) {
+            match fk {
+                Forked::Live(s, Nullness::Null) => next.extend(self.raise(s, "java/lang/NullPointerException")?),
+                Forked::Live(s, Nullness::NonNull) => next.extend(f(self, s)?),
+                Forked::Cut(s, why) => next.push(Next::Done(s, Outcome::Cut(why))),
+            }
+        }
+        Ok(next)
+    }
+
+    /// Continues each alternative of a heap operation with `f`; cut ones end as cut traces.
+    pub(super) fn each<T>(
+        &mut self,
+        st: State<H>,
+        alts: Vec<Alt<H::Heap, T>>,
+        mut f: impl FnMut(&mut Self, State<H>, T) -> Result<Vec<Next<H>>>,
+    ) -> Result<Vec<Next<H>>> {
+        let mut next = Vec::new();
+        for fk in self.fork(st, alts) {
+            match fk {
+                Forked::Live(s, v) => next.extend(f(self, s, v)?),
+                Forked::Cut(s, why) => next.push(Next::Done(s, Outcome::Cut(why))),
+            }
+        }
+        Ok(next)
+    }
+
+    /// An engine fault at the current instruction.
+    pub(super) fn fault(&self, st: &State<H>, what: &str) -> Error {
+        Error::MachineUnsupported { at: self.location(st), what: what.to_string() }
+    }
+
+    /// The current class, method and offset, for error messages.
+    pub(super) fn location(&self, st: &State<H>) -> crate::error::Location {
+        let t = &self.program.table;
+        match st.top() {
+            Some(f) => {
+                let m = t.method(f.method);
+                crate::error::Location {
+                    class: Some(t.class(m.owner).java_name()),
+                    method: Some(m.signature()),
+                    pc: Some(f.pc()),
+                }
+            }
+            None => crate::error::Location::default(),
+        }
+    }
+}

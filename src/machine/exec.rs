@@ -1,0 +1,109 @@
+//! One step: fetch the current statement or terminator and dispatch it to its family's handler.
+
+use super::Machine;
+use super::control::cx;
+use super::state::{Next, State};
+use crate::Result;
+use crate::heap::{HeapStrategy, ObjKind, Value};
+use crate::ir::{Const, Expr, LocalId, Operand, Stmt};
+use crate::solver::Solver;
+use crate::term::Term;
+
+impl<H: HeapStrategy, S: Solver> Machine<'_, H, S> {
+    /// Executes the current statement or terminator of the top frame.
+    pub(super) fn step(&mut self, mut st: State<H>) -> Result<Vec<Next<H>>> {
+        st.steps += 1;
+        self.stats.steps += 1;
+        let Some(frame) = st.top() else { return Err(self.fault(&st, "a state without frames")) };
+        let body = frame.body.clone();
+        let Some(block) = body.blocks.get(frame.block.0 as usize) else {
+            return Err(self.fault(&st, "a jump to a block that does not exist"));
+        };
+        match block.instrs.get(frame.next) {
+            Some(instr) => self.exec_stmt(st, &instr.stmt),
+            None => self.exec_term(st, &block.term),
+        }
+    }
+
+    fn exec_stmt(&mut self, st: State<H>, stmt: &Stmt) -> Result<Vec<Next<H>>> {
+        match stmt {
+            Stmt::Assign(dst, e) => self.exec_expr(st, Some(*dst), e),
+            Stmt::Invoke(call) => self.exec_call(st, None, call),
+            Stmt::PutField(o, f, v) => self.put_field(st, o, f, v),
+            Stmt::PutStatic(f, v) => self.put_static(st, f, v),
+            Stmt::ArrayStore(k, a, i, v) => self.array_store(st, *k, a, i, v),
+            Stmt::CheckCast(o, ty) => self.check_cast(st, None, o, ty),
+        }
+    }
+
+    fn exec_expr(&mut self, st: State<H>, dst: Option<LocalId>, e: &Expr) -> Result<Vec<Next<H>>> {
+        let mut st = st;
+        match e {
+            Expr::Use(o) => {
+                let v = self.operand(&mut st, o)?;
+                Ok(vec![self.produce(st, dst, v)])
+            }
+            Expr::Binary(op, kind, a, b) => self.binary(st, dst, *op, *kind, a, b),
+            Expr::Neg(kind, a) => self.negate(st, dst, *kind, a),
+            Expr::Convert(c, a) => self.convert(st, dst, *c, a),
+            Expr::Compare(k, a, b) => self.compare(st, dst, *k, a, b),
+            Expr::GetField(o, f) => self.get_field(st, dst, o, f),
+            Expr::GetStatic(f) => self.get_static(st, dst, f),
+            Expr::New(c) => self.new_object(st, dst, *c),
+            Expr::NewArray(elem, len) => self.new_array(st, dst, elem, len),
+            Expr::ArrayLength(a) => self.array_length(st, dst, a),
+            Expr::ArrayLoad(k, a, i) => self.array_load(st, dst, *k, a, i),
+            Expr::InstanceOf(o, ty) => self.instance_of(st, dst, o, ty),
+            Expr::CheckCast(o, ty) => self.check_cast(st, dst, o, ty),
+            Expr::Invoke(call) => self.exec_call(st, dst, call),
+        }
+    }
+
+    /// Stores a produced value (if there is a destination) and moves to the next statement.
+    pub(super) fn produce(&self, mut st: State<H>, dst: Option<LocalId>, v: Value<H::Ref>) -> Next<H> {
+        if let (Some(d), Some(f)) = (dst, st.top_mut()) {
+            f.set(d, v);
+        }
+        st.advance();
+        Next::Run(st)
+    }
+
+    /// The value of an operand. String and class literals are new opaque objects.
+    pub(super) fn operand(&mut self, st: &mut State<H>, o: &Operand) -> Result<Value<H::Ref>> {
+        match o {
+            Operand::Local(l) => match st.top().and_then(|f| f.get(*l)) {
+                Some(v) => Ok(v.clone()),
+                None => Err(self.fault(st, &format!("a read of local {} before any write", l.0))),
+            },
+            Operand::Const(c) => match c {
+                Const::Int(i) => Ok(Value::Int(self.terms.int(*i))),
+                Const::Long(l) => Ok(Value::Long(self.terms.long(*l))),
+                Const::Null => Ok(Value::Ref(self.strategy.null())),
+                Const::String(_) => self.literal_object(st, "java/lang/String"),
+                Const::Class(_) => self.literal_object(st, "java/lang/Class"),
+                Const::Float(_) | Const::Double(_) => Err(self.fault(st, "floating-point values")),
+            },
+        }
+    }
+
+    fn literal_object(&mut self, st: &mut State<H>, class: &str) -> Result<Value<H::Ref>> {
+        let id = self.program.table.lookup(class).ok_or_else(|| self.fault(st, &format!("literals of {class}")))?;
+        Ok(Value::Ref(self.strategy.alloc(cx!(self), &mut st.heap, ObjKind::Class(id), None)))
+    }
+
+    /// An int or long operand as a term.
+    pub(super) fn int_operand(&mut self, st: &mut State<H>, o: &Operand) -> Result<Term> {
+        match self.operand(st, o)? {
+            Value::Int(t) | Value::Long(t) => Ok(t),
+            Value::Ref(_) => Err(self.fault(st, "a reference where a number was expected")),
+        }
+    }
+
+    /// A reference operand.
+    pub(super) fn ref_operand(&mut self, st: &mut State<H>, o: &Operand) -> Result<H::Ref> {
+        match self.operand(st, o)? {
+            Value::Ref(r) => Ok(r),
+            _ => Err(self.fault(st, "a number where a reference was expected")),
+        }
+    }
+}

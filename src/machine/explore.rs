@@ -1,0 +1,135 @@
+//! The exploration loop: run states to their ends, then turn each end into a [`Trace`].
+
+use std::time::{Duration, Instant};
+
+use super::search::worklist;
+use super::state::{Next, State};
+use super::{Machine, Options, Outcome, RunResult, Stats, Trace, TraceKind};
+use crate::Result;
+use crate::classfile::MethodId;
+use crate::config::Config;
+use crate::heap::{Ctx, HeapStrategy, Value};
+use crate::lower::Program;
+use crate::solver::{SatResult, Solver};
+use crate::term::{Term, TermPool};
+
+/// Explores every trace of `entry` with the given strategy and solver.
+pub fn explore<H: HeapStrategy, S: Solver>(
+    program: &Program,
+    entry: MethodId,
+    config: &Config,
+    strategy: H,
+    solver: S,
+    options: Options,
+) -> Result<RunResult> {
+    let mut m = Machine::new(program, config, strategy, solver, options);
+    let (st, arg_names) = m.initial_state(entry)?;
+    m.run(st, entry, arg_names)
+}
+
+impl<'p, H: HeapStrategy, S: Solver> Machine<'p, H, S> {
+    pub fn new(program: &'p Program, config: &'p Config, strategy: H, solver: S, options: Options) -> Self {
+        Machine {
+            program,
+            strategy,
+            solver,
+            terms: TermPool::new(),
+            config,
+            options,
+            stats: Stats::default(),
+            start: Instant::now(),
+        }
+    }
+
+    /// Runs from `init` until every state has ended, and reports the traces.
+    pub(super) fn run(&mut self, init: State<H>, entry: MethodId, arg_names: Vec<String>) -> Result<RunResult> {
+        let limit = Duration::from_secs(self.config.bounds.time_limit_s);
+        let mut work = worklist::<State<H>>(self.config.search);
+        work.push_all(vec![init]);
+        let mut ends: Vec<Trace> = Vec::new();
+        while let Some(first) = work.pop() {
+            let mut st = first;
+            loop {
+                if self.start.elapsed() > limit {
+                    let t = self.finish(
+                        ends.len(),
+                        st,
+                        Outcome::Cut(format!("time-limit ({}s)", self.config.bounds.time_limit_s)),
+                    )?;
+                    ends.push(t);
+                    break;
+                }
+                let mut next = self.step(st)?;
+                if next.len() == 1 && matches!(next.first(), Some(Next::Run(_))) {
+                    match next.pop() {
+                        Some(Next::Run(s)) => {
+                            st = s;
+                            continue;
+                        }
+                        _ => break,
+                    }
+                }
+                let mut runs = Vec::new();
+                for n in next {
+                    match n {
+                        Next::Run(s) => runs.push(s),
+                        Next::Done(s, o) => {
+                            let t = self.finish(ends.len(), s, o)?;
+                            ends.push(t);
+                        }
+                        Next::Rejected => self.stats.rejected += 1,
+                    }
+                }
+                work.push_all(runs);
+                break;
+            }
+        }
+        self.stats.solver = self.solver.stats();
+        self.stats.time_ms = self.start.elapsed().as_millis() as u64;
+        Ok(RunResult {
+            method: self.program.table.method_display(entry),
+            method_id: entry,
+            strategy: self.strategy.name().to_string(),
+            traces: ends,
+            stats: self.stats.clone(),
+            arg_names,
+        })
+    }
+
+    /// Turns an ended state into a trace: outcome, path, path condition, concrete input.
+    fn finish(&mut self, id: usize, st: State<H>, outcome: Outcome<H::Ref>) -> Result<Trace> {
+        let table = &self.program.table;
+        let (kind, value, exception, cut, ret) = match &outcome {
+            Outcome::Return(v) => {
+                let text = v.as_ref().map(|v| match v {
+                    Value::Int(t) | Value::Long(t) => t.to_string(),
+                    Value::Ref(_) => "ref".to_string(),
+                });
+                (TraceKind::Return, text, None, None, v.clone())
+            }
+            Outcome::Exception(c) => (TraceKind::Exception, None, Some(table.class(*c).java_name()), None, None),
+            Outcome::Cut(why) => (TraceKind::Cut, None, None, Some(why.clone()), None),
+        };
+        let mut unknown = st.unknown;
+        let concrete = match self.solver.model(&st.pc) {
+            SatResult::Sat(model) => {
+                let solver = &mut self.solver;
+                let mut values = |ts: &[Term]| solver.eval(ts);
+                let cx = &mut Ctx { table: &self.program.table, terms: &mut self.terms, config: self.config };
+                Some(self.strategy.concretize(cx, &st.heap, &model, &mut values, &st.args, ret.as_ref())?)
+            }
+            SatResult::Unknown(_) => {
+                unknown = true;
+                None
+            }
+            SatResult::Unsat => None,
+        };
+        let dot = if self.options.dot {
+            let cx = &mut Ctx { table: &self.program.table, terms: &mut self.terms, config: self.config };
+            Some(self.strategy.dot(cx, &st.heap))
+        } else {
+            None
+        };
+        Ok(Trace { id, kind, value, exception, cut, path: st.path, pc: st.pc, concrete, unknown, notes: st.notes, dot })
+    }
+}

@@ -1,0 +1,307 @@
+//! Calls and returns: resolution, virtual dispatch, class initialization, the entry state.
+
+use std::collections::BTreeSet;
+
+use super::control::{Forked, cx};
+use super::state::{Frame, FrameKind, Next, State};
+use super::{Choice, Machine, Outcome};
+use crate::classfile::{ClassId, JType, MethodId};
+use crate::heap::{HeapStrategy, ObjKind, Value};
+use crate::ir::{Call, InvokeKind, LocalId};
+use crate::solver::Solver;
+use crate::term::Term;
+use crate::{Error, Result};
+
+impl<H: HeapStrategy, S: Solver> Machine<'_, H, S> {
+    /// The state at the entry of `entry`: symbolic receiver and arguments, and the
+    /// precondition frame on top when one is configured.
+    pub(super) fn initial_state(&mut self, entry: MethodId) -> Result<(State<H>, Vec<String>)> {
+        let table = &self.program.table;
+        let m = table.method(entry).clone();
+        let body = self.program.body(entry)?.ok_or_else(|| Error::NoCode {
+            at: crate::error::Location {
+                class: Some(table.class(m.owner).java_name()),
+                method: Some(m.signature()),
+                pc: None,
+            },
+            why: "abstract or native".into(),
+        })?;
+        let mut heap = self.strategy.new_heap(cx!(self));
+        let mut frame = Frame::new(entry, body.clone(), FrameKind::Call);
+        let mut pc = Vec::new();
+        let mut args = Vec::new();
+        let mut names = Vec::new();
+        let mut types: Vec<JType> = Vec::new();
+        if !m.is_static() {
+            types.push(JType::Class(table.class(m.owner).name.clone()));
+        }
+        types.extend(m.desc.params.iter().cloned());
+        for (i, ty) in types.iter().enumerate() {
+            let local = LocalId(i as u32);
+            let name = body.locals.get(i).map(|l| l.name.clone()).unwrap_or_else(|| format!("arg{i}"));
+            let receiver = i == 0 && !m.is_static();
+            let v = if ty.is_reference() {
+                Value::Ref(self.strategy.input(cx!(self), &mut heap, &name, ty, receiver)?)
+            } else if matches!(ty, JType::Float | JType::Double) {
+                return Err(Error::MachineUnsupported {
+                    at: crate::error::Location {
+                        class: Some(table.class(m.owner).java_name()),
+                        method: Some(m.signature()),
+                        pc: None,
+                    },
+                    what: "floating-point parameters".into(),
+                });
+            } else {
+                let (v, mut c) = crate::heap::objects::fresh_prim(&mut self.terms, ty, &name);
+                pc.append(&mut c);
+                v
+            };
+            frame.set(local, v.clone());
+            args.push(v);
+            names.push(name);
+        }
+        let mut st = State {
+            frames: vec![frame],
+            heap,
+            pc,
+            path: Vec::new(),
+            initialized: BTreeSet::new(),
+            args: args.clone(),
+            notes: Vec::new(),
+            unknown: false,
+            steps: 0,
+        };
+        if let Some(pre) = self.config.precondition.clone() {
+            let recv = args.first().cloned().filter(|_| !m.is_static()).ok_or_else(|| {
+                Error::Usage(format!(
+                    "--precondition {pre} needs an instance method; {} is static",
+                    table.method_display(entry)
+                ))
+            })?;
+            let pm = table
+                .declared_method(
+                    m.owner,
+                    &pre,
+                    &crate::classfile::MethodDesc { params: vec![], ret: Some(JType::Boolean) },
+                )
+                .or_else(|| {
+                    table.resolve_method(
+                        m.owner,
+                        &pre,
+                        &crate::classfile::MethodDesc { params: vec![], ret: Some(JType::Boolean) },
+                    )
+                })
+                .ok_or_else(|| Error::UnknownMethod {
+                    spec: format!("{}#{pre}()Z (the precondition)", table.class(m.owner).java_name()),
+                    candidates: table.class(m.owner).methods.iter().map(|x| table.method_display(*x)).collect(),
+                })?;
+            let pbody =
+                self.program.body(pm)?.ok_or_else(|| Error::Usage(format!("precondition {pre} has no code")))?;
+            let mut pf = Frame::new(pm, pbody, FrameKind::Precondition);
+            pf.set(LocalId(0), recv);
+            st.frames.push(pf);
+        }
+        if !self.config.symbolic_statics {
+            st = match self.ensure_init(st, m.owner)? {
+                Ok(s) | Err(Next::Run(s)) => s,
+                Err(_) => return Err(Error::Usage("internal: class initialization of the entry failed".into())),
+            };
+        }
+        Ok((st, names))
+    }
+
+    /// Runs the class initializers of `c` and its superclasses first, if they have not run on
+    /// this path: `Err(Next::Run)` with the initializer frames pushed (the current instruction
+    /// runs again after them), or `Ok(state)` if nothing is to do.
+    pub(super) fn ensure_init(&mut self, st: State<H>, c: ClassId) -> Result<std::result::Result<State<H>, Next<H>>> {
+        let mut st = st;
+        if self.config.symbolic_statics || st.initialized.contains(&c) {
+            return Ok(Ok(st));
+        }
+        let table = &self.program.table;
+        let mut pushed = false;
+        // Superclasses are initialized first: push the subclass initializer first, so that
+        // the superclass one (pushed later) runs first.
+        for k in table.superclasses(c) {
+            if !st.initialized.insert(k) {
+                continue;
+            }
+            let clinit = table.class(k).methods.iter().copied().find(|m| table.method(*m).name == "<clinit>");
+            if let Some(ci) = clinit {
+                let body = self
+                    .program
+                    .body(ci)?
+                    .ok_or_else(|| Error::Usage(format!("{} was not lowered", table.method_display(ci))))?;
+                st.frames.push(Frame::new(ci, body, FrameKind::ClassInit));
+                pushed = true;
+            }
+        }
+        if pushed { Ok(Err(Next::Run(st))) } else { Ok(Ok(st)) }
+    }
+
+    /// `invoke*`: resolves, dispatches on the receiver's possible classes, and pushes a frame
+    /// (or applies a library model).
+    pub(super) fn exec_call(&mut self, st: State<H>, dst: Option<LocalId>, call: &Call) -> Result<Vec<Next<H>>> {
+        let mut st = st;
+        let mut args = Vec::with_capacity(call.args.len());
+        for a in &call.args {
+            args.push(self.operand(&mut st, a)?);
+        }
+        let table = &self.program.table;
+        let resolved = table.resolve_method(call.method.owner, &call.method.name, &call.method.desc);
+        if call.kind == InvokeKind::Static {
+            let owner = resolved.map(|m| table.method(m).owner).unwrap_or(call.method.owner);
+            let st = match self.ensure_init(st, owner)? {
+                Ok(s) => s,
+                Err(pushed) => return Ok(vec![pushed]),
+            };
+            return self.invoke_target(st, dst, call, resolved, args);
+        }
+        let Some(Value::Ref(recv)) = args.first().cloned() else {
+            return Err(self.fault(&st, "an instance call without a receiver"));
+        };
+        let call = call.clone();
+        self.non_null(st, &recv, |m, s| {
+            if call.kind == InvokeKind::Special || resolved.is_none_or(|r| m.program.table.method(r).is_private()) {
+                return m.invoke_target(s, dst, &call, resolved, args.clone());
+            }
+            m.dispatch(s, dst, &call, resolved, &recv, args.clone())
+        })
+    }
+
+    /// Virtual selection over the receiver's possible classes; a polymorphic call site
+    /// records the selected method as a program decision.
+    fn dispatch(
+        &mut self,
+        st: State<H>,
+        dst: Option<LocalId>,
+        call: &Call,
+        resolved: Option<MethodId>,
+        recv: &H::Ref,
+        args: Vec<Value<H::Ref>>,
+    ) -> Result<Vec<Next<H>>> {
+        let Some(resolved) = resolved else { return self.invoke_target(st, dst, call, None, args) };
+        let table = &self.program.table;
+        let site_targets: BTreeSet<MethodId> = table
+            .loaded_subclasses(call.method.owner)
+            .into_iter()
+            .filter_map(|k| table.select_method(k, resolved))
+            .collect();
+        let polymorphic = site_targets.len() > 1;
+        let alts = self.strategy.classes(cx!(self), &st.heap, recv)?;
+        let mut next = Vec::new();
+        for f in self.fork(st, alts) {
+            let s = match f {
+                Forked::Live(s, classes) => (s, classes),
+                Forked::Cut(s, why) => {
+                    next.push(Next::Done(s, Outcome::Cut(why)));
+                    continue;
+                }
+            };
+            let (s, classes) = s;
+            // Group the possible classes by the method they select.
+            let mut groups: Vec<(MethodId, Vec<Term>)> = Vec::new();
+            for (kind, guard) in classes {
+                let target = match kind {
+                    ObjKind::Class(c) => self.program.table.select_method(c, resolved).unwrap_or(resolved),
+                    ObjKind::Array(_) => resolved,
+                };
+                match groups.iter_mut().find(|(t, _)| *t == target) {
+                    Some((_, gs)) => gs.push(guard),
+                    None => groups.push((target, vec![guard])),
+                }
+            }
+            let alts: Vec<crate::heap::Alt<H::Heap, MethodId>> = groups
+                .into_iter()
+                .map(|(t, gs)| {
+                    let g = self.terms.or(&gs);
+                    crate::heap::Alt { heap: s.heap.clone(), assume: vec![g], value: t, cut: None }
+                })
+                .collect();
+            for g in self.fork(s, alts) {
+                let Forked::Live(s, target) = g else { continue };
+                let s = if polymorphic {
+                    let name = self.program.table.method_display(target);
+                    match self.decide(s, Choice::Dispatch(name)) {
+                        Ok(s) => s,
+                        Err(done) => {
+                            next.push(done);
+                            continue;
+                        }
+                    }
+                } else {
+                    s
+                };
+                next.extend(self.invoke_target(s, dst, call, Some(target), args.clone())?);
+            }
+        }
+        Ok(next)
+    }
+
+    /// Enters `target` (or its library model when it has no code on the class path).
+    fn invoke_target(
+        &mut self,
+        st: State<H>,
+        dst: Option<LocalId>,
+        call: &Call,
+        target: Option<MethodId>,
+        args: Vec<Value<H::Ref>>,
+    ) -> Result<Vec<Next<H>>> {
+        let table = &self.program.table;
+        let code = target.filter(|t| table.method(*t).has_code && table.class(table.method(*t).owner).loaded);
+        let Some(t) = code else {
+            return self.library(st, dst, call, target, args);
+        };
+        if st.frames.len() as u64 > u64::from(self.config.bounds.max_calls) {
+            let n = self.config.bounds.max_calls;
+            return Ok(vec![Next::Done(st, Outcome::Cut(format!("max-calls ({n})")))]);
+        }
+        let body = self.program.body(t)?.ok_or_else(|| Error::NoCode {
+            at: self.location(&st),
+            why: format!("{} was not lowered", table.method_display(t)),
+        })?;
+        let mut frame = Frame::new(t, body, FrameKind::Call);
+        let mut slot = 0u32;
+        for a in args {
+            frame.set(LocalId(slot), a);
+            slot += 1;
+        }
+        frame.ret_to = dst;
+        let mut st = st;
+        st.frames.push(frame);
+        Ok(vec![Next::Run(st)])
+    }
+
+    /// Returns from the top frame.
+    pub(super) fn ret(&mut self, st: State<H>, v: Option<Value<H::Ref>>) -> Result<Vec<Next<H>>> {
+        let mut st = st;
+        let Some(done) = st.frames.pop() else { return Err(self.fault(&st, "a return without a frame")) };
+        if st.frames.is_empty() {
+            return Ok(vec![Next::Done(st, Outcome::Return(v))]);
+        }
+        match done.kind {
+            FrameKind::ClassInit => Ok(vec![Next::Run(st)]),
+            FrameKind::Precondition => {
+                let Some(Value::Int(t)) = v else {
+                    return Err(self.fault(&st, "a precondition that does not return a boolean"));
+                };
+                let zero = self.terms.int(0);
+                let holds = self.terms.ne(&t, &zero);
+                let mut next = Vec::new();
+                for (s, ok) in self.split(st, &holds) {
+                    next.push(if ok { Next::Run(s) } else { Next::Rejected });
+                }
+                Ok(next)
+            }
+            FrameKind::Call => {
+                if let Some(f) = st.top_mut() {
+                    if let (Some(d), Some(v)) = (done.ret_to, v) {
+                        f.set(d, v);
+                    }
+                    f.next += 1;
+                }
+                Ok(vec![Next::Run(st)])
+            }
+        }
+    }
+}

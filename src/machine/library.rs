@@ -1,0 +1,271 @@
+//! Models of the JDK methods data-structure code calls: Object, Throwable, Math, boxing.
+//!
+//! A call whose target is not on the class path runs a model found by walking the
+//! superclass chain of the named class (so `new NoSuchElementException("x")` uses the
+//! Throwable constructor model). Anything else is an error naming the method, or with
+//! `--havoc-unknown` a fresh symbolic result noted in the trace.
+
+use super::Machine;
+use super::control::{Forked, cx};
+use super::state::{Next, State};
+use crate::classfile::MethodId;
+use crate::heap::{HeapStrategy, Test, Value};
+use crate::ir::{Call, LocalId};
+use crate::solver::Solver;
+use crate::term::{BvCmp, Sort};
+use crate::{Error, Result};
+
+/// Boxing classes: (class, primitive descriptor, unboxing method).
+const BOXES: &[(&str, &str, &str)] = &[
+    ("java/lang/Integer", "I", "intValue"),
+    ("java/lang/Long", "J", "longValue"),
+    ("java/lang/Short", "S", "shortValue"),
+    ("java/lang/Byte", "B", "byteValue"),
+    ("java/lang/Character", "C", "charValue"),
+    ("java/lang/Boolean", "Z", "booleanValue"),
+];
+
+impl<H: HeapStrategy, S: Solver> Machine<'_, H, S> {
+    pub(super) fn library(
+        &mut self,
+        st: State<H>,
+        dst: Option<LocalId>,
+        call: &Call,
+        target: Option<MethodId>,
+        args: Vec<Value<H::Ref>>,
+    ) -> Result<Vec<Next<H>>> {
+        let table = &self.program.table;
+        if let Some(t) = target
+            && table.class(table.method(t).owner).loaded
+        {
+            return Err(Error::NoCode {
+                at: self.location(&st),
+                why: format!("{} is abstract or native", table.method_display(t)),
+            });
+        }
+        let name = call.method.name.as_str();
+        let desc = call.method.desc.descriptor();
+        let chain: Vec<String> =
+            table.superclasses(call.method.owner).iter().map(|c| table.class(*c).name.clone()).collect();
+        for class in &chain {
+            if let Some(r) = self.model(st.clone(), dst, class, name, &desc, &args)? {
+                return Ok(r);
+            }
+        }
+        let shown = format!("{}#{}{}", table.class(call.method.owner).java_name(), name, desc);
+        if !self.config.havoc_unknown {
+            return Err(Error::NoModel { at: self.location(&st), method: shown });
+        }
+        let mut st = st;
+        st.notes.push(format!("havoc: result of {shown} is a fresh symbolic value"));
+        let v = match &call.method.desc.ret {
+            None => None,
+            Some(ty) if ty.is_reference() => {
+                let n = st.notes.len();
+                Some(Value::Ref(self.strategy.input(cx!(self), &mut st.heap, &format!("havoc{n}"), ty, false)?))
+            }
+            Some(ty) => {
+                let n = st.notes.len();
+                let (v, c) = crate::heap::objects::fresh_prim(&mut self.terms, ty, &format!("havoc{n}"));
+                st.assume(&c);
+                Some(v)
+            }
+        };
+        Ok(vec![self.finish_call(st, dst, v)])
+    }
+
+    /// Stores a model's result and moves past the call.
+    fn finish_call(&self, st: State<H>, dst: Option<LocalId>, v: Option<Value<H::Ref>>) -> Next<H> {
+        match v {
+            Some(v) => self.produce(st, dst, v),
+            None => {
+                let mut st = st;
+                st.advance();
+                Next::Run(st)
+            }
+        }
+    }
+
+    /// The model of `class.name desc`, if there is one.
+    fn model(
+        &mut self,
+        st: State<H>,
+        dst: Option<LocalId>,
+        class: &str,
+        name: &str,
+        desc: &str,
+        args: &[Value<H::Ref>],
+    ) -> Result<Option<Vec<Next<H>>>> {
+        let int = |i: usize| args.get(i).and_then(|v| v.term()).cloned();
+        Ok(Some(match (class, name, desc) {
+            ("java/lang/Object", "<init>", "()V") => vec![self.finish_call(st, dst, None)],
+            ("java/lang/Throwable", "<init>", "()V") => vec![self.finish_call(st, dst, None)],
+            ("java/lang/Throwable", "<init>", "(Ljava/lang/String;)V") => {
+                self.set_fields(st, dst, args, "java/lang/Throwable", &[(1, "detailMessage")])?
+            }
+            ("java/lang/Throwable", "<init>", "(Ljava/lang/String;Ljava/lang/Throwable;)V") => {
+                self.set_fields(st, dst, args, "java/lang/Throwable", &[(1, "detailMessage"), (2, "cause")])?
+            }
+            ("java/lang/Throwable", "<init>", "(Ljava/lang/Throwable;)V") => {
+                self.set_fields(st, dst, args, "java/lang/Throwable", &[(1, "cause")])?
+            }
+            ("java/lang/Throwable", "getMessage" | "getLocalizedMessage", "()Ljava/lang/String;") => {
+                self.read_field(st, dst, args, "java/lang/Throwable", "detailMessage")?
+            }
+            ("java/lang/Throwable", "getCause", "()Ljava/lang/Throwable;") => {
+                self.read_field(st, dst, args, "java/lang/Throwable", "cause")?
+            }
+            ("java/lang/Object", "equals", "(Ljava/lang/Object;)Z") => self.identity_equals(st, dst, args)?,
+            ("java/lang/Object", "hashCode", "()I")
+            | ("java/lang/System", "identityHashCode", "(Ljava/lang/Object;)I") => {
+                let mut st = st;
+                let n = st.notes.len();
+                st.notes.push("identity hash code modelled as a fresh symbolic int".into());
+                let v = self.terms.var(&format!("hash{n}"), Sort::Bv(32));
+                vec![self.finish_call(st, dst, Some(Value::Int(v)))]
+            }
+            ("java/lang/Math", "max" | "min", "(II)I" | "(JJ)J") => {
+                let (Some(a), Some(b)) = (int(0), int(1)) else { return Ok(None) };
+                let lt = self.terms.cmp(BvCmp::Slt, &a, &b);
+                let v = if name == "max" { self.terms.ite(&lt, &b, &a) } else { self.terms.ite(&lt, &a, &b) };
+                let v = if desc == "(JJ)J" { Value::Long(v) } else { Value::Int(v) };
+                vec![self.finish_call(st, dst, Some(v))]
+            }
+            ("java/lang/Math", "abs", "(I)I" | "(J)J") => {
+                let Some(a) = int(0) else { return Ok(None) };
+                let zero = self.terms.bv(a.width(), 0);
+                let neg = self.terms.cmp(BvCmp::Slt, &a, &zero);
+                let na = self.terms.neg(&a);
+                let v = self.terms.ite(&neg, &na, &a);
+                let v = if desc == "(J)J" { Value::Long(v) } else { Value::Int(v) };
+                vec![self.finish_call(st, dst, Some(v))]
+            }
+            ("java/lang/Integer" | "java/lang/Long", "compare", "(II)I" | "(JJ)I") => {
+                let (Some(a), Some(b)) = (int(0), int(1)) else { return Ok(None) };
+                let lt = self.terms.cmp(BvCmp::Slt, &a, &b);
+                let eq = self.terms.eq(&a, &b);
+                let (m1, z, one) = (self.terms.int(-1), self.terms.int(0), self.terms.int(1));
+                let inner = self.terms.ite(&eq, &z, &one);
+                let v = self.terms.ite(&lt, &m1, &inner);
+                vec![self.finish_call(st, dst, Some(Value::Int(v)))]
+            }
+            _ => return self.boxing(st, dst, class, name, desc, args),
+        }))
+    }
+
+    /// `Integer.valueOf`, `new Integer(int)`, `intValue()` and the other boxes. Every
+    /// `valueOf` returns a new object (the JDK's small-value cache is not modelled).
+    fn boxing(
+        &mut self,
+        st: State<H>,
+        dst: Option<LocalId>,
+        class: &str,
+        name: &str,
+        desc: &str,
+        args: &[Value<H::Ref>],
+    ) -> Result<Option<Vec<Next<H>>>> {
+        let Some((_, prim, unbox)) = BOXES.iter().find(|(c, _, _)| *c == class) else { return Ok(None) };
+        let Some(cid) = self.program.table.lookup(class) else { return Ok(None) };
+        if name == "valueOf" && desc == format!("({prim})L{class};") {
+            let mut st = st;
+            let r = self.strategy.alloc(cx!(self), &mut st.heap, crate::heap::ObjKind::Class(cid), None);
+            let mut all = vec![Value::Ref(r.clone())];
+            all.extend(args.iter().cloned());
+            let next = self.set_fields(st, None, &all, class, &[(1, "value")])?;
+            // set_fields advanced past the call; store the new box as the result.
+            return Ok(Some(
+                next.into_iter()
+                    .map(|n| match n {
+                        Next::Run(mut s) => {
+                            if let (Some(d), Some(f)) = (dst, s.top_mut()) {
+                                f.set(d, Value::Ref(r.clone()));
+                            }
+                            Next::Run(s)
+                        }
+                        other => other,
+                    })
+                    .collect(),
+            ));
+        }
+        if name == "<init>" && desc == format!("({prim})V") {
+            return Ok(Some(self.set_fields(st, dst, args, class, &[(1, "value")])?));
+        }
+        if name == *unbox && desc == format!("(){prim}") {
+            return Ok(Some(self.read_field(st, dst, args, class, "value")?));
+        }
+        Ok(None)
+    }
+
+    /// Writes `args[i]` into field `f` of the receiver `args[0]`, then moves past the call.
+    fn set_fields(
+        &mut self,
+        st: State<H>,
+        dst: Option<LocalId>,
+        args: &[Value<H::Ref>],
+        class: &str,
+        writes: &[(usize, &str)],
+    ) -> Result<Vec<Next<H>>> {
+        let Some(Value::Ref(recv)) = args.first().cloned() else {
+            return Err(self.fault(&st, "a constructor model without a receiver"));
+        };
+        let mut states = vec![st];
+        for (i, field) in writes {
+            let Some(v) = args.get(*i).cloned() else { continue };
+            let Some(fid) = self.model_field(class, field) else { continue };
+            let mut next_states = Vec::new();
+            for s in states {
+                let alts = self.strategy.put_field(cx!(self), &s.heap, &recv, fid, v.clone())?;
+                for f in self.fork(s, alts) {
+                    if let Forked::Live(s, ()) = f {
+                        next_states.push(s);
+                    }
+                }
+            }
+            states = next_states;
+        }
+        Ok(states.into_iter().map(|s| self.finish_call(s, dst, None)).collect())
+    }
+
+    /// The field a library model keeps in a JDK class (see `classfile::jdk`).
+    fn model_field(&self, class: &str, field: &str) -> Option<crate::classfile::FieldId> {
+        let t = &self.program.table;
+        let c = t.lookup(class)?;
+        t.class(c).fields.iter().copied().find(|f| t.field(*f).name == field)
+    }
+
+    /// Reads field `field` of class `class` from the receiver `args[0]`.
+    fn read_field(
+        &mut self,
+        st: State<H>,
+        dst: Option<LocalId>,
+        args: &[Value<H::Ref>],
+        class: &str,
+        field: &str,
+    ) -> Result<Vec<Next<H>>> {
+        let Some(Value::Ref(recv)) = args.first().cloned() else {
+            return Err(self.fault(&st, "a getter model without a receiver"));
+        };
+        let fid = self
+            .model_field(class, field)
+            .ok_or_else(|| Error::MissingClass { name: class.to_string(), context: Some("library model".into()) })?;
+        let alts = self.strategy.get_field(cx!(self), &st.heap, &recv, fid)?;
+        self.each(st, alts, |m, s, v| Ok(vec![m.finish_call(s, dst, Some(v))]))
+    }
+
+    /// `Object.equals`: reference identity, as an int term (no fork of its own).
+    fn identity_equals(&mut self, st: State<H>, dst: Option<LocalId>, args: &[Value<H::Ref>]) -> Result<Vec<Next<H>>> {
+        let (Some(Value::Ref(a)), Some(Value::Ref(b))) = (args.first(), args.get(1)) else {
+            return Err(self.fault(&st, "Object.equals without two references"));
+        };
+        let alts = self.strategy.ref_eq(cx!(self), &st.heap, a, b)?;
+        self.each(st, alts, |m, s, t| {
+            let c = match t {
+                Test::Known(b) => m.terms.bool(b),
+                Test::Cond(c) => c,
+            };
+            let (one, zero) = (m.terms.int(1), m.terms.int(0));
+            let v = m.terms.ite(&c, &one, &zero);
+            Ok(vec![m.finish_call(s, dst, Some(Value::Int(v)))])
+        })
+    }
+}

@@ -1,0 +1,127 @@
+//! `--check-models`: replays each trace's concrete input through the machine, concretely.
+//!
+//! The input heap is rebuilt as a fully materialized lazy heap, so the replay never forks on
+//! the heap and every branch is decided by constants. The replay must take the same program
+//! path, end the same way, return the same value and leave the same input fields.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use super::state::{Frame, FrameKind, State};
+use super::{Machine, Options, RunResult, Trace, TraceKind};
+use crate::config::Config;
+use crate::heap::lazy::Lazy;
+use crate::heap::{Concrete, Ctx};
+use crate::ir::LocalId;
+use crate::lower::Program;
+use crate::solver::Solver;
+use crate::{Error, Result};
+
+/// Replays every non-cut trace of `result` that has a concrete input; the first
+/// disagreement is an error naming the trace.
+pub fn check_models<S: Solver>(
+    program: &Program,
+    config: &Config,
+    result: &RunResult,
+    mut solver: impl FnMut() -> S,
+) -> Result<()> {
+    for t in &result.traces {
+        if t.kind == TraceKind::Cut {
+            continue;
+        }
+        let Some(input) = &t.concrete else { continue };
+        let replayed = replay(program, config, result, input, solver())?;
+        compare(program, result, t, &replayed)?;
+    }
+    Ok(())
+}
+
+/// Runs the entry method once on a concrete input; returns the single trace.
+pub fn replay<S: Solver>(
+    program: &Program,
+    config: &Config,
+    result: &RunResult,
+    input: &Concrete,
+    solver: S,
+) -> Result<Trace> {
+    // Replays are concrete: no precondition run (the input already satisfied it) and a
+    // generous depth bound, so that the program path is not cut where the original was not.
+    let mut cfg = config.clone();
+    cfg.precondition = None;
+    let mut m = Machine::new(program, &cfg, Lazy, solver, Options::default());
+    let entry = result.method_id;
+    let (heap, args) = Lazy::replay_heap(&mut Ctx { table: &program.table, terms: &mut m.terms, config: &cfg }, input);
+    let body = program.body(entry)?.ok_or_else(|| Error::Usage(format!("{} has no code", result.method)))?;
+    let mut frame = Frame::new(entry, body, FrameKind::Call);
+    for (i, a) in args.iter().enumerate() {
+        frame.set(LocalId(i as u32), a.clone());
+    }
+    let mut st = State {
+        frames: vec![frame],
+        heap,
+        pc: Vec::new(),
+        path: Vec::new(),
+        initialized: BTreeSet::new(),
+        args,
+        notes: Vec::new(),
+        unknown: false,
+        steps: 0,
+    };
+    if !cfg.symbolic_statics {
+        let owner = program.table.method(entry).owner;
+        st = match m.ensure_init(st, owner)? {
+            Ok(s) | Err(super::state::Next::Run(s)) => s,
+            Err(_) => return Err(Error::Usage("internal: replay could not initialize the entry class".into())),
+        };
+    }
+    let r = m.run(st, entry, result.arg_names.clone())?;
+    let mut traces = r.traces;
+    match traces.len() {
+        1 => Ok(traces.remove(0)),
+        n => Err(Error::ModelCheck {
+            method: result.method.clone(),
+            trace: 0,
+            msg: format!("the concrete replay forked into {n} traces"),
+        }),
+    }
+}
+
+fn compare(program: &Program, result: &RunResult, t: &Trace, r: &Trace) -> Result<()> {
+    let fail = |msg: String| Error::ModelCheck { method: result.method.clone(), trace: t.id, msg };
+    if r.path != t.path {
+        return Err(fail(format!("the replay took program path {:?}, the trace {:?}", r.path, t.path)));
+    }
+    if r.kind != t.kind || r.exception != t.exception {
+        return Err(fail(format!(
+            "the replay ended {:?} {:?}, the trace {:?} {:?}",
+            r.kind, r.exception, t.kind, t.exception
+        )));
+    }
+    let (Some(a), Some(b)) = (&t.concrete, &r.concrete) else { return Ok(()) };
+    let (ca, cb) = (canon(program, a), canon(program, b));
+    if ca != cb {
+        let diff: Vec<String> = ca
+            .iter()
+            .filter(|(k, v)| cb.get(*k) != Some(v))
+            .map(|(k, v)| format!("{k}: trace {v}, replay {}", cb.get(k).map(String::as_str).unwrap_or("-")))
+            .collect();
+        return Err(fail(format!("the replay disagrees on {}", diff.join("; "))));
+    }
+    Ok(())
+}
+
+/// What a run left behind, by name: the return value and every field of every input object.
+fn canon(program: &Program, c: &Concrete) -> BTreeMap<String, String> {
+    let mut out = BTreeMap::new();
+    if let Some(r) = &c.ret {
+        out.insert("return".to_string(), c.show(r));
+    }
+    for o in c.objects.iter().filter(|o| o.input) {
+        for (f, v) in &o.after {
+            out.insert(format!("{}.{}", o.name, program.table.field(*f).name), c.show(v));
+        }
+        for (i, v) in o.elems_after.iter().enumerate() {
+            out.insert(format!("{}[{i}]", o.name), c.show(v));
+        }
+    }
+    out
+}

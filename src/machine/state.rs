@@ -1,0 +1,152 @@
+//! One symbolic execution state: call frames, heap, path condition and program path.
+
+use std::collections::BTreeSet;
+use std::rc::Rc;
+
+use crate::classfile::{ClassId, MethodId};
+use crate::heap::{HeapStrategy, Value};
+use crate::ir::{Block, BlockId, Body, Instr, LocalId, Operand};
+use crate::machine::{Decision, Outcome};
+use crate::term::Term;
+
+/// Why a frame was pushed; decides what happens when it returns.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FrameKind {
+    /// The entry method or an ordinary call.
+    Call,
+    /// A class initializer run before the instruction that triggered it (re-executed after).
+    ClassInit,
+    /// The precondition (e.g. `repOK`) run on the input before the entry method.
+    Precondition,
+}
+
+/// A method activation.
+#[derive(Debug, Clone)]
+pub struct Frame<R> {
+    pub method: MethodId,
+    pub body: Rc<Body>,
+    pub locals: Vec<Option<Value<R>>>,
+    pub block: BlockId,
+    /// Index of the next statement of the block; `instrs.len()` means the terminator.
+    pub next: usize,
+    /// Where the caller wants the return value.
+    pub ret_to: Option<LocalId>,
+    pub kind: FrameKind,
+}
+
+impl<R: Clone> Frame<R> {
+    pub fn new(method: MethodId, body: Rc<Body>, kind: FrameKind) -> Self {
+        let n = body.locals.len();
+        Frame { method, body, locals: vec![None; n], block: BlockId(0), next: 0, ret_to: None, kind }
+    }
+
+    pub fn block(&self) -> Option<&Block> {
+        self.body.blocks.get(self.block.0 as usize)
+    }
+
+    /// The statement about to run, or `None` at the terminator.
+    pub fn instr(&self) -> Option<&Instr> {
+        self.block().and_then(|b| b.instrs.get(self.next))
+    }
+
+    /// The bytecode offset about to run.
+    pub fn pc(&self) -> u32 {
+        match (self.instr(), self.block()) {
+            (Some(i), _) => i.pc,
+            (None, Some(b)) => b.term_pc,
+            (None, None) => 0,
+        }
+    }
+
+    pub fn get(&self, l: LocalId) -> Option<&Value<R>> {
+        self.locals.get(l.0 as usize).and_then(|v| v.as_ref())
+    }
+
+    pub fn set(&mut self, l: LocalId, v: Value<R>) {
+        if let Some(slot) = self.locals.get_mut(l.0 as usize) {
+            *slot = Some(v);
+        }
+    }
+
+    /// Moves to the start of a block.
+    pub fn goto(&mut self, b: BlockId) {
+        self.block = b;
+        self.next = 0;
+    }
+
+    /// Whether an operand names a local that holds no value (malformed IR).
+    pub fn operand_missing(&self, o: &Operand) -> bool {
+        matches!(o, Operand::Local(l) if self.get(*l).is_none())
+    }
+}
+
+/// A symbolic state.
+pub struct State<H: HeapStrategy> {
+    pub frames: Vec<Frame<H::Ref>>,
+    pub heap: H::Heap,
+    /// The path condition: constraints in the order they were added.
+    pub pc: Vec<Term>,
+    /// The program path: decisions at branches, switches, exception edges and dispatch.
+    pub path: Vec<Decision>,
+    /// Classes whose initializer has run (or been scheduled) on this path.
+    pub initialized: BTreeSet<ClassId>,
+    /// The entry method's arguments (receiver first), for reports and test generation.
+    pub args: Vec<Value<H::Ref>>,
+    /// Notes for the report (havoc'd calls, solver `unknown`s).
+    pub notes: Vec<String>,
+    /// Some feasibility check on this path answered `unknown`.
+    pub unknown: bool,
+    /// Instructions executed, for the time-limit check.
+    pub steps: u64,
+}
+
+impl<H: HeapStrategy> Clone for State<H> {
+    fn clone(&self) -> Self {
+        State {
+            frames: self.frames.clone(),
+            heap: self.heap.clone(),
+            pc: self.pc.clone(),
+            path: self.path.clone(),
+            initialized: self.initialized.clone(),
+            args: self.args.clone(),
+            notes: self.notes.clone(),
+            unknown: self.unknown,
+            steps: self.steps,
+        }
+    }
+}
+
+impl<H: HeapStrategy> State<H> {
+    pub fn top(&self) -> Option<&Frame<H::Ref>> {
+        self.frames.last()
+    }
+    pub fn top_mut(&mut self) -> Option<&mut Frame<H::Ref>> {
+        self.frames.last_mut()
+    }
+
+    /// Adds constraints to the path condition, skipping trivially true ones.
+    pub fn assume(&mut self, ts: &[Term]) {
+        for t in ts {
+            if !t.is_true() {
+                self.pc.push(t.clone());
+            }
+        }
+    }
+
+    /// Advances past the current statement.
+    pub fn advance(&mut self) {
+        if let Some(f) = self.frames.last_mut() {
+            f.next += 1;
+        }
+    }
+}
+
+/// What a step leads to.
+pub enum Next<H: HeapStrategy> {
+    /// A state that continues running.
+    Run(State<H>),
+    /// A finished trace.
+    Done(State<H>, Outcome<H::Ref>),
+    /// A state dropped without a trace: its precondition does not hold.
+    Rejected,
+}

@@ -1,0 +1,49 @@
+//! The solver layer: a [`Solver`] trait the machine talks to, and its implementations.
+//!
+//! `z3.rs` is the only file of the crate that imports `z3`. [`cache::ModelCache`] wraps any
+//! solver with a counterexample cache (KLEE-style): a query whose constraints are satisfied
+//! by a recent model is answered without calling the solver. `unknown` (including a timeout)
+//! is always reported as such and never read as unsatisfiable.
+
+pub mod cache;
+pub mod z3;
+
+use crate::term::{Assignment, Term, Val};
+
+/// The answer to a satisfiability query.
+#[derive(Debug, Clone, PartialEq)]
+pub enum SatResult {
+    /// Satisfiable, with a model of the scalar symbols (arrays are read with `values`).
+    Sat(Assignment),
+    Unsat,
+    /// The solver gave up (timeout, incompleteness); the reason is kept for the report.
+    Unknown(String),
+}
+
+/// Counters every solver keeps; they end up in every report.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, serde::Serialize)]
+pub struct SolverStats {
+    /// Queries sent to the underlying solver.
+    pub queries: u64,
+    /// Queries answered by the model cache without calling the solver.
+    pub cache_hits: u64,
+    pub unknown: u64,
+    /// Time spent inside the underlying solver, in microseconds.
+    pub solver_us: u64,
+}
+
+/// A decision procedure for path conditions.
+///
+/// Calls pass the whole path condition; implementations keep what was asserted before and
+/// only push/pop the difference (path conditions of a depth-first exploration share long
+/// prefixes).
+pub trait Solver {
+    /// Is the conjunction of `pc` satisfiable?
+    fn check(&mut self, pc: &[Term]) -> SatResult;
+    /// Asks the underlying solver (never a cache) for a model of `pc` and pins it, so that
+    /// [`Solver::eval`] can read further terms (array contents) from the same model.
+    fn model(&mut self, pc: &[Term]) -> SatResult;
+    /// The values of `terms` in the model pinned by the last [`Solver::model`] call.
+    fn eval(&mut self, terms: &[Term]) -> Option<Vec<Val>>;
+    fn stats(&self) -> SolverStats;
+}

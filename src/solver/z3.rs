@@ -1,0 +1,270 @@
+//! The Z3 back end: translates our terms (once each) and solves incrementally with push/pop.
+//!
+//! This is the only file of the crate that imports `z3`. It uses the crate's thread-local
+//! context; one `Z3Solver` serves one exploration.
+
+use std::collections::HashMap;
+use std::time::Instant;
+
+use z3::ast::{Array, Ast, BV, Bool, Dynamic};
+use z3::{Params, SatResult as ZSat, Sort as ZSort};
+
+use super::{SatResult, Solver, SolverStats};
+use crate::term::{Assignment, BvCmp, BvOp, Node, Sort, Term, Val};
+
+/// An incremental Z3 solver over our terms.
+pub struct Z3Solver {
+    solver: z3::Solver,
+    /// The constraints currently asserted, one push level each.
+    asserted: Vec<Term>,
+    /// Translation cache, by term id.
+    cache: HashMap<u32, Dynamic>,
+    /// Scalar symbols translated so far, for model extraction.
+    vars: Vec<(Term, Dynamic)>,
+    stats: SolverStats,
+    /// The model pinned by the last `model` call.
+    pinned: Option<z3::Model>,
+}
+
+impl Z3Solver {
+    /// A solver with a per-query timeout in milliseconds and a fixed random seed, so that
+    /// runs are deterministic.
+    pub fn new(timeout_ms: u32) -> Self {
+        let solver = z3::Solver::new();
+        let mut p = Params::new();
+        p.set_u32("timeout", timeout_ms);
+        p.set_u32("random_seed", 0);
+        solver.set_params(&p);
+        Z3Solver {
+            solver,
+            asserted: Vec::new(),
+            cache: HashMap::new(),
+            vars: Vec::new(),
+            stats: SolverStats::default(),
+            pinned: None,
+        }
+    }
+
+    /// Makes the asserted stack equal to `pc`, popping and pushing only the difference.
+    fn sync(&mut self, pc: &[Term]) {
+        let common = self.asserted.iter().zip(pc).take_while(|(a, b)| a == b).count();
+        let extra = self.asserted.len() - common;
+        if extra > 0 {
+            self.solver.pop(extra as u32);
+            self.asserted.truncate(common);
+        }
+        for t in &pc[common..] {
+            self.solver.push();
+            let b = self.boolean(t);
+            self.solver.assert(&b);
+            self.asserted.push(t.clone());
+        }
+    }
+
+    fn run(&mut self) -> ZSat {
+        let start = Instant::now();
+        let r = self.solver.check();
+        self.stats.queries += 1;
+        self.stats.solver_us += start.elapsed().as_micros() as u64;
+        r
+    }
+
+    fn extract_model(&self) -> Assignment {
+        let mut asg = Assignment::default();
+        let Some(model) = self.solver.get_model() else { return asg };
+        for (t, d) in &self.vars {
+            let Node::Var(name, sort) = t.node() else { continue };
+            let v = match sort {
+                Sort::Bool => model.eval(d, true).and_then(|x| x.as_bool()).and_then(|b| b.as_bool()).map(Val::Bool),
+                Sort::Bv(_) => model.eval(d, true).and_then(|x| x.as_bv()).and_then(|b| b.as_u64()).map(Val::Bv),
+                Sort::Array(..) => None,
+            };
+            if let Some(v) = v {
+                asg.values.insert(name.clone(), v);
+            }
+        }
+        asg
+    }
+
+    fn boolean(&mut self, t: &Term) -> Bool {
+        self.tr(t).as_bool().unwrap_or_else(|| Bool::from_bool(false))
+    }
+
+    /// Translates a term (iteratively over the DAG, children first, each node once).
+    fn tr(&mut self, root: &Term) -> Dynamic {
+        let mut stack: Vec<(Term, bool)> = vec![(root.clone(), false)];
+        while let Some((t, expanded)) = stack.pop() {
+            if self.cache.contains_key(&t.id()) {
+                continue;
+            }
+            if !expanded {
+                stack.push((t.clone(), true));
+                for c in t.children() {
+                    if !self.cache.contains_key(&c.id()) {
+                        stack.push((c.clone(), false));
+                    }
+                }
+                continue;
+            }
+            let d = self.translate_node(&t);
+            if matches!(t.node(), Node::Var(_, Sort::Bool | Sort::Bv(_))) {
+                self.vars.push((t.clone(), d.clone()));
+            }
+            self.cache.insert(t.id(), d);
+        }
+        self.cache.get(&root.id()).cloned().unwrap_or_else(|| Dynamic::from_ast(&Bool::from_bool(false)))
+    }
+
+    fn get(&self, t: &Term) -> Dynamic {
+        self.cache.get(&t.id()).cloned().unwrap_or_else(|| Dynamic::from_ast(&Bool::from_bool(false)))
+    }
+    fn gb(&self, t: &Term) -> Bool {
+        self.get(t).as_bool().unwrap_or_else(|| Bool::from_bool(false))
+    }
+    fn gv(&self, t: &Term) -> BV {
+        self.get(t).as_bv().unwrap_or_else(|| BV::from_u64(0, t.width().max(1)))
+    }
+
+    fn translate_node(&self, t: &Term) -> Dynamic {
+        let d = |a: &dyn Ast| Dynamic::from_ast(a);
+        match t.node() {
+            Node::Bool(b) => d(&Bool::from_bool(*b)),
+            Node::Bv(w, v) => d(&BV::from_u64(*v, *w)),
+            Node::Var(name, sort) => match sort {
+                Sort::Bool => d(&Bool::new_const(name.as_ref())),
+                Sort::Bv(w) => d(&BV::new_const(name.as_ref(), *w)),
+                Sort::Array(iw, vw) => {
+                    d(&Array::new_const(name.as_ref(), &ZSort::bitvector(*iw), &ZSort::bitvector(*vw)))
+                }
+            },
+            Node::Not(a) => d(&self.gb(a).not()),
+            Node::And(xs) => d(&Bool::and(&xs.iter().map(|x| self.gb(x)).collect::<Vec<_>>())),
+            Node::Or(xs) => d(&Bool::or(&xs.iter().map(|x| self.gb(x)).collect::<Vec<_>>())),
+            Node::Ite(c, a, b) => self.gb(c).ite(&self.get(a), &self.get(b)),
+            Node::Eq(a, b) => d(&self.get(a).eq(self.get(b))),
+            Node::Bin(op, a, b) => {
+                let (x, y) = (self.gv(a), self.gv(b));
+                d(&match op {
+                    BvOp::Add => x.bvadd(&y),
+                    BvOp::Sub => x.bvsub(&y),
+                    BvOp::Mul => x.bvmul(&y),
+                    BvOp::SDiv => x.bvsdiv(&y),
+                    BvOp::SRem => x.bvsrem(&y),
+                    BvOp::Shl => x.bvshl(&y),
+                    BvOp::LShr => x.bvlshr(&y),
+                    BvOp::AShr => x.bvashr(&y),
+                    BvOp::And => x.bvand(&y),
+                    BvOp::Or => x.bvor(&y),
+                    BvOp::Xor => x.bvxor(&y),
+                })
+            }
+            Node::Neg(a) => d(&self.gv(a).bvneg()),
+            Node::Cmp(op, a, b) => {
+                let (x, y) = (self.gv(a), self.gv(b));
+                d(&match op {
+                    BvCmp::Slt => x.bvslt(&y),
+                    BvCmp::Sle => x.bvsle(&y),
+                    BvCmp::Ult => x.bvult(&y),
+                    BvCmp::Ule => x.bvule(&y),
+                })
+            }
+            Node::SExt(by, a) => d(&self.gv(a).sign_ext(*by)),
+            Node::ZExt(by, a) => d(&self.gv(a).zero_ext(*by)),
+            Node::Extract(hi, lo, a) => d(&self.gv(a).extract(*hi, *lo)),
+            Node::Select(arr, i) => match self.get(arr).as_array() {
+                Some(arr) => arr.select(&self.gv(i)),
+                None => d(&BV::from_u64(0, t.width().max(1))),
+            },
+            Node::Store(arr, i, v) => match self.get(arr).as_array() {
+                Some(arr) => d(&arr.store(&self.gv(i), &self.gv(v))),
+                None => self.get(arr),
+            },
+        }
+    }
+}
+
+impl Solver for Z3Solver {
+    fn check(&mut self, pc: &[Term]) -> SatResult {
+        self.sync(pc);
+        match self.run() {
+            ZSat::Sat => SatResult::Sat(self.extract_model()),
+            ZSat::Unsat => SatResult::Unsat,
+            ZSat::Unknown => {
+                self.stats.unknown += 1;
+                SatResult::Unknown(self.solver.get_reason_unknown().unwrap_or_else(|| "unknown".to_string()))
+            }
+        }
+    }
+
+    fn model(&mut self, pc: &[Term]) -> SatResult {
+        self.pinned = None;
+        let r = self.check(pc);
+        if matches!(r, SatResult::Sat(_)) {
+            self.pinned = self.solver.get_model();
+        }
+        r
+    }
+
+    fn eval(&mut self, terms: &[Term]) -> Option<Vec<Val>> {
+        let dyns: Vec<Dynamic> = terms.iter().map(|t| self.tr(t)).collect();
+        let model = self.pinned.as_ref()?;
+        let mut out = Vec::with_capacity(terms.len());
+        for (t, dy) in terms.iter().zip(&dyns) {
+            let v = match t.sort() {
+                Sort::Bool => model.eval(dy, true).and_then(|x| x.as_bool()).and_then(|b| b.as_bool()).map(Val::Bool),
+                Sort::Bv(_) => model.eval(dy, true).and_then(|x| x.as_bv()).and_then(|b| b.as_u64()).map(Val::Bv),
+                Sort::Array(..) => None,
+            };
+            out.push(v?);
+        }
+        Some(out)
+    }
+
+    fn stats(&self) -> SolverStats {
+        self.stats
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used, clippy::panic)]
+    use super::*;
+    use crate::term::TermPool;
+
+    #[test]
+    fn java_division_and_overflow_agree_with_folding() {
+        let mut p = TermPool::new();
+        let x = p.var("x", Sort::Bv(32));
+        let min = p.int(i32::MIN);
+        let m1 = p.int(-1);
+        let q = p.bin(BvOp::SDiv, &x, &m1);
+        let eqx = p.eq(&x, &min);
+        let eqq = p.eq(&q, &min);
+        let mut s = Z3Solver::new(1000);
+        // x = MIN → MIN / -1 = MIN (Java wraps).
+        assert!(matches!(s.check(&[eqx.clone(), eqq.clone()]), SatResult::Sat(_)));
+        let ne = p.not(&eqq);
+        assert_eq!(s.check(&[eqx, ne]), SatResult::Unsat);
+    }
+
+    #[test]
+    fn incremental_prefixes_and_models() {
+        let mut p = TermPool::new();
+        let x = p.var("x", Sort::Bv(32));
+        let five = p.int(5);
+        let lt = p.slt(&x, &five);
+        let zero = p.int(0);
+        let gt = p.slt(&zero, &x);
+        let mut s = Z3Solver::new(1000);
+        match s.check(&[lt.clone(), gt.clone()]) {
+            SatResult::Sat(m) => {
+                let v = m.eval_i64(&x).unwrap();
+                assert!(0 < v && v < 5);
+            }
+            other => panic!("{other:?}"),
+        }
+        let ge = p.not(&lt);
+        assert!(matches!(s.check(&[ge]), SatResult::Sat(_)));
+        assert_eq!(s.stats().queries, 2);
+    }
+}

@@ -1,0 +1,185 @@
+//! Evaluating terms under an assignment of their free symbols (models, model cache, replay).
+
+use std::collections::{BTreeMap, HashMap};
+use std::rc::Rc;
+
+use super::simplify::fold;
+use super::{BvCmp, Node, Sort, Term, mask, sign_extend};
+
+/// A concrete value of a term.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Val {
+    Bool(bool),
+    /// A bit-vector value, masked to its width.
+    Bv(u64),
+    /// Array contents: explicit points and a default for the rest.
+    Arr(Rc<BTreeMap<u64, u64>>, u64),
+}
+
+/// Values of free symbols, by name. Scalar symbols without a value evaluate to 0/false, as
+/// Z3's model completion does; unassigned arrays make evaluation unknown (`None`).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Assignment {
+    pub values: BTreeMap<Rc<str>, Val>,
+}
+
+impl Assignment {
+    /// The value of a symbol, if assigned.
+    pub fn get(&self, name: &str) -> Option<&Val> {
+        self.values.get(name)
+    }
+
+    /// Evaluates a boolean term; `None` if it reads an array point the assignment does not fix.
+    pub fn eval_bool(&self, t: &Term) -> Option<bool> {
+        match Evaluator::new(self).eval(t)? {
+            Val::Bool(b) => Some(b),
+            _ => None,
+        }
+    }
+
+    /// Evaluates a bit-vector term to its signed value.
+    pub fn eval_i64(&self, t: &Term) -> Option<i64> {
+        match Evaluator::new(self).eval(t)? {
+            Val::Bv(v) => Some(sign_extend(v, t.width())),
+            _ => None,
+        }
+    }
+
+    /// Evaluates any term.
+    pub fn eval(&self, t: &Term) -> Option<Val> {
+        Evaluator::new(self).eval(t)
+    }
+}
+
+/// A memoizing evaluator (terms are DAGs; each node is evaluated once).
+pub struct Evaluator<'a> {
+    asg: &'a Assignment,
+    memo: HashMap<u32, Option<Val>>,
+}
+
+impl<'a> Evaluator<'a> {
+    pub fn new(asg: &'a Assignment) -> Self {
+        Evaluator { asg, memo: HashMap::new() }
+    }
+
+    pub fn eval(&mut self, t: &Term) -> Option<Val> {
+        if let Some(v) = self.memo.get(&t.id()) {
+            return v.clone();
+        }
+        let v = self.eval_node(t);
+        self.memo.insert(t.id(), v.clone());
+        v
+    }
+
+    fn bv(&mut self, t: &Term) -> Option<u64> {
+        match self.eval(t)? {
+            Val::Bv(v) => Some(v),
+            _ => None,
+        }
+    }
+
+    fn boolean(&mut self, t: &Term) -> Option<bool> {
+        match self.eval(t)? {
+            Val::Bool(b) => Some(b),
+            _ => None,
+        }
+    }
+
+    fn eval_node(&mut self, t: &Term) -> Option<Val> {
+        let w = t.width();
+        Some(match t.node() {
+            Node::Bool(b) => Val::Bool(*b),
+            Node::Bv(_, v) => Val::Bv(*v),
+            Node::Var(name, sort) => match self.asg.values.get(name) {
+                Some(v) => v.clone(),
+                None => match sort {
+                    Sort::Bool => Val::Bool(false),
+                    Sort::Bv(_) => Val::Bv(0),
+                    // Array contents are only known where a model fixed them: unknown elsewhere,
+                    // so the model cache never claims more than it knows.
+                    Sort::Array(..) => return None,
+                },
+            },
+            Node::Not(a) => Val::Bool(!self.boolean(a)?),
+            Node::And(xs) => {
+                // Short-circuit on a known false even if another conjunct is unknown.
+                let mut unknown = false;
+                for x in xs {
+                    match self.boolean(x) {
+                        Some(false) => return Some(Val::Bool(false)),
+                        Some(true) => {}
+                        None => unknown = true,
+                    }
+                }
+                if unknown {
+                    return None;
+                }
+                Val::Bool(true)
+            }
+            Node::Or(xs) => {
+                let mut unknown = false;
+                for x in xs {
+                    match self.boolean(x) {
+                        Some(true) => return Some(Val::Bool(true)),
+                        Some(false) => {}
+                        None => unknown = true,
+                    }
+                }
+                if unknown {
+                    return None;
+                }
+                Val::Bool(false)
+            }
+            Node::Ite(c, a, b) => {
+                if self.boolean(c)? {
+                    self.eval(a)?
+                } else {
+                    self.eval(b)?
+                }
+            }
+            Node::Eq(a, b) => Val::Bool(self.eval(a)? == self.eval(b)?),
+            Node::Bin(op, a, b) => {
+                let (x, y) = (self.bv(a)?, self.bv(b)?);
+                // SMT-LIB semantics for division by zero (the machine never asks for it on a
+                // feasible path, but the model cache may evaluate such a term).
+                match fold(*op, x, y, w) {
+                    Some(v) => Val::Bv(v),
+                    None => Val::Bv(0),
+                }
+            }
+            Node::Neg(a) => Val::Bv(mask(self.bv(a)?.wrapping_neg(), w)),
+            Node::Cmp(op, a, b) => {
+                let aw = a.width();
+                let (x, y) = (self.bv(a)?, self.bv(b)?);
+                let (sx, sy) = (sign_extend(x, aw), sign_extend(y, aw));
+                Val::Bool(match op {
+                    BvCmp::Slt => sx < sy,
+                    BvCmp::Sle => sx <= sy,
+                    BvCmp::Ult => x < y,
+                    BvCmp::Ule => x <= y,
+                })
+            }
+            Node::SExt(_, a) => Val::Bv(mask(sign_extend(self.bv(a)?, a.width()) as u64, w)),
+            Node::ZExt(_, a) => Val::Bv(self.bv(a)?),
+            Node::Extract(_, lo, a) => Val::Bv(mask(self.bv(a)? >> lo, w)),
+            Node::Select(arr, i) => {
+                let i = self.bv(i)?;
+                match self.eval(arr)? {
+                    Val::Arr(points, default) => Val::Bv(points.get(&i).copied().unwrap_or(default)),
+                    _ => return None,
+                }
+            }
+            Node::Store(arr, i, v) => {
+                let (i, v) = (self.bv(i)?, self.bv(v)?);
+                match self.eval(arr)? {
+                    Val::Arr(points, default) => {
+                        let mut p = (*points).clone();
+                        p.insert(i, v);
+                        Val::Arr(Rc::new(p), default)
+                    }
+                    _ => return None,
+                }
+            }
+        })
+    }
+}

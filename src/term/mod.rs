@@ -1,0 +1,245 @@
+//! Our symbolic terms: hash-consed, printable, simplified on construction.
+//!
+//! Java `int`-like values are 32-bit bit-vectors and `long` 64-bit ones, with Java's
+//! wrap-around semantics; booleans of the path condition are `Sort::Bool`. Reference
+//! identities (POSE) and heap choices (uber) are small bit-vectors too. Every term is built
+//! through a [`TermPool`], which shares structurally equal terms, so equality and hashing are
+//! by id and a term DAG is never walked twice. The solver layer translates terms to Z3 in one
+//! place (`solver/z3.rs`); [`eval`] evaluates them under an assignment for model caching
+//! and replay.
+
+pub mod eval;
+mod print;
+mod simplify;
+
+use std::collections::HashMap;
+use std::hash::{Hash, Hasher};
+use std::rc::Rc;
+
+pub use eval::{Assignment, Evaluator, Val};
+
+/// The sort of a term.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Sort {
+    Bool,
+    /// A bit-vector of the given width (32 for int, 64 for long).
+    Bv(u32),
+    /// An array from `Bv(index)` to `Bv(value)` (contents of input arrays).
+    Array(u32, u32),
+}
+
+/// Binary bit-vector operators (Java semantics: `SDiv`/`SRem` truncate toward zero).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum BvOp {
+    Add,
+    Sub,
+    Mul,
+    SDiv,
+    SRem,
+    Shl,
+    LShr,
+    AShr,
+    And,
+    Or,
+    Xor,
+}
+
+/// Bit-vector comparisons (signed `S*`, unsigned `U*`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum BvCmp {
+    Slt,
+    Sle,
+    Ult,
+    Ule,
+}
+
+/// The shape of a term. Children are [`Term`]s, so a `Node` hashes shallowly.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub enum Node {
+    Bool(bool),
+    /// A bit-vector constant of the given width (value masked to the width).
+    Bv(u32, u64),
+    /// A free symbol: an input value, a heap choice, an input array.
+    Var(Rc<str>, Sort),
+    Not(Term),
+    And(Vec<Term>),
+    Or(Vec<Term>),
+    Ite(Term, Term, Term),
+    Eq(Term, Term),
+    Bin(BvOp, Term, Term),
+    Neg(Term),
+    Cmp(BvCmp, Term, Term),
+    /// Sign-extend by the given number of bits.
+    SExt(u32, Term),
+    /// Zero-extend by the given number of bits.
+    ZExt(u32, Term),
+    /// Bits `hi..=lo`.
+    Extract(u32, u32, Term),
+    Select(Term, Term),
+    Store(Term, Term, Term),
+}
+
+#[derive(Debug)]
+pub struct TermData {
+    id: u32,
+    sort: Sort,
+    node: Node,
+}
+
+/// A shared, hash-consed term. Equality and hashing are by identity (structural, thanks to
+/// the pool).
+#[derive(Debug, Clone)]
+pub struct Term(Rc<TermData>);
+
+impl PartialEq for Term {
+    fn eq(&self, other: &Self) -> bool {
+        self.0.id == other.0.id
+    }
+}
+impl Eq for Term {}
+impl Hash for Term {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        self.0.id.hash(state)
+    }
+}
+impl PartialOrd for Term {
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+impl Ord for Term {
+    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+        self.0.id.cmp(&other.0.id)
+    }
+}
+
+impl Term {
+    pub fn id(&self) -> u32 {
+        self.0.id
+    }
+    pub fn sort(&self) -> Sort {
+        self.0.sort
+    }
+    pub fn node(&self) -> &Node {
+        &self.0.node
+    }
+    /// The width of a bit-vector term (0 for other sorts).
+    pub fn width(&self) -> u32 {
+        match self.0.sort {
+            Sort::Bv(w) => w,
+            _ => 0,
+        }
+    }
+    /// `Some(b)` for the constants `true`/`false`.
+    pub fn as_bool(&self) -> Option<bool> {
+        match self.0.node {
+            Node::Bool(b) => Some(b),
+            _ => None,
+        }
+    }
+    /// The constant as a signed value, for bit-vector constants.
+    pub fn as_i64(&self) -> Option<i64> {
+        match self.0.node {
+            Node::Bv(w, v) => Some(sign_extend(v, w)),
+            _ => None,
+        }
+    }
+    pub fn is_true(&self) -> bool {
+        self.as_bool() == Some(true)
+    }
+    pub fn is_false(&self) -> bool {
+        self.as_bool() == Some(false)
+    }
+    /// The children of this term.
+    pub fn children(&self) -> Vec<&Term> {
+        match &self.0.node {
+            Node::Bool(_) | Node::Bv(..) | Node::Var(..) => vec![],
+            Node::Not(a) | Node::Neg(a) | Node::SExt(_, a) | Node::ZExt(_, a) | Node::Extract(_, _, a) => vec![a],
+            Node::And(v) | Node::Or(v) => v.iter().collect(),
+            Node::Ite(a, b, c) | Node::Store(a, b, c) => vec![a, b, c],
+            Node::Eq(a, b) | Node::Bin(_, a, b) | Node::Cmp(_, a, b) | Node::Select(a, b) => vec![a, b],
+        }
+    }
+    /// The free symbols of this term, each once, in first-occurrence order.
+    pub fn vars(&self) -> Vec<Term> {
+        let mut seen = std::collections::HashSet::new();
+        let mut out = Vec::new();
+        let mut stack = vec![self.clone()];
+        while let Some(t) = stack.pop() {
+            if !seen.insert(t.id()) {
+                continue;
+            }
+            if let Node::Var(..) = t.node() {
+                out.push(t.clone());
+            }
+            for c in t.children() {
+                stack.push(c.clone());
+            }
+        }
+        out
+    }
+}
+
+/// Interprets the low `w` bits of `v` as a signed number.
+pub fn sign_extend(v: u64, w: u32) -> i64 {
+    if w >= 64 {
+        v as i64
+    } else {
+        let shift = 64 - w;
+        ((v << shift) as i64) >> shift
+    }
+}
+
+/// Keeps the low `w` bits of `v`.
+pub fn mask(v: u64, w: u32) -> u64 {
+    if w >= 64 { v } else { v & ((1u64 << w) - 1) }
+}
+
+/// The factory of terms: hash-conses nodes and simplifies on construction.
+/// One pool serves one exploration; it is never global.
+#[derive(Debug, Default)]
+pub struct TermPool {
+    table: HashMap<Node, Term>,
+    next: u32,
+}
+
+impl TermPool {
+    pub fn new() -> Self {
+        TermPool::default()
+    }
+
+    /// Interns a node that is already simplified.
+    fn intern(&mut self, node: Node, sort: Sort) -> Term {
+        if let Some(t) = self.table.get(&node) {
+            return t.clone();
+        }
+        let t = Term(Rc::new(TermData { id: self.next, sort, node: node.clone() }));
+        self.next += 1;
+        self.table.insert(node, t.clone());
+        t
+    }
+
+    pub fn bool(&mut self, b: bool) -> Term {
+        self.intern(Node::Bool(b), Sort::Bool)
+    }
+    pub fn tru(&mut self) -> Term {
+        self.bool(true)
+    }
+    pub fn fls(&mut self) -> Term {
+        self.bool(false)
+    }
+    /// A bit-vector constant.
+    pub fn bv(&mut self, w: u32, v: i64) -> Term {
+        self.intern(Node::Bv(w, mask(v as u64, w)), Sort::Bv(w))
+    }
+    pub fn int(&mut self, v: i32) -> Term {
+        self.bv(32, i64::from(v))
+    }
+    pub fn long(&mut self, v: i64) -> Term {
+        self.bv(64, v)
+    }
+    /// A free symbol. Names must be unique per sort within an exploration.
+    pub fn var(&mut self, name: &str, sort: Sort) -> Term {
+        self.intern(Node::Var(Rc::from(name), sort), sort)
+    }
+}

@@ -1,0 +1,176 @@
+//! Readable infix printing of terms (`(this.val + o1.val) <= 3`, `c0 ? a : b`).
+
+use std::fmt;
+
+use super::{BvCmp, BvOp, Node, Sort, Term};
+
+/// Names an equality atom `var == constant` specially (e.g. a heap choice as
+/// `this.next -> L2`); returns `None` to print it normally.
+pub type AtomNamer<'a> = &'a dyn Fn(&str, i64) -> Option<String>;
+
+impl fmt::Display for Term {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.render(None))
+    }
+}
+
+impl Term {
+    /// Prints the term, naming `var == k` atoms with `namer` where it gives a name.
+    pub fn render(&self, namer: Option<AtomNamer<'_>>) -> String {
+        let mut s = String::new();
+        write_term(self, &mut s, namer, 0);
+        s
+    }
+}
+
+const MAX_DEPTH: usize = 64;
+
+fn write_term(t: &Term, out: &mut String, namer: Option<AtomNamer<'_>>, depth: usize) {
+    if depth > MAX_DEPTH {
+        out.push_str("...");
+        return;
+    }
+    let mut sub = |t: &Term, out: &mut String| write_term(t, out, namer, depth + 1);
+    match t.node() {
+        Node::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
+        Node::Bv(..) => {
+            let v = t.as_i64().unwrap_or(0);
+            if t.width() == 64 {
+                out.push_str(&format!("{v}L"));
+            } else {
+                out.push_str(&v.to_string());
+            }
+        }
+        Node::Var(name, _) => out.push_str(name),
+        Node::Not(a) => {
+            if let Node::Eq(x, y) = a.node() {
+                if let Some(s) = named_atom(x, y, namer) {
+                    out.push_str("!(");
+                    out.push_str(&s);
+                    out.push(')');
+                    return;
+                }
+                out.push('(');
+                sub(x, out);
+                out.push_str(" != ");
+                sub(y, out);
+                out.push(')');
+            } else {
+                out.push('!');
+                sub(a, out);
+            }
+        }
+        Node::And(xs) | Node::Or(xs) => {
+            let op = if matches!(t.node(), Node::And(_)) { " && " } else { " || " };
+            out.push('(');
+            for (i, x) in xs.iter().enumerate() {
+                if i > 0 {
+                    out.push_str(op);
+                }
+                sub(x, out);
+            }
+            out.push(')');
+        }
+        Node::Ite(c, a, b) => {
+            out.push('(');
+            sub(c, out);
+            out.push_str(" ? ");
+            sub(a, out);
+            out.push_str(" : ");
+            sub(b, out);
+            out.push(')');
+        }
+        Node::Eq(a, b) => {
+            if let Some(s) = named_atom(a, b, namer) {
+                out.push_str(&s);
+                return;
+            }
+            out.push('(');
+            sub(a, out);
+            out.push_str(if a.sort() == Sort::Bool { " <=> " } else { " == " });
+            sub(b, out);
+            out.push(')');
+        }
+        Node::Bin(op, a, b) => {
+            out.push('(');
+            sub(a, out);
+            out.push_str(match op {
+                BvOp::Add => " + ",
+                BvOp::Sub => " - ",
+                BvOp::Mul => " * ",
+                BvOp::SDiv => " / ",
+                BvOp::SRem => " % ",
+                BvOp::Shl => " << ",
+                BvOp::LShr => " >>> ",
+                BvOp::AShr => " >> ",
+                BvOp::And => " & ",
+                BvOp::Or => " | ",
+                BvOp::Xor => " ^ ",
+            });
+            sub(b, out);
+            out.push(')');
+        }
+        Node::Neg(a) => {
+            out.push('-');
+            sub(a, out);
+        }
+        Node::Cmp(op, a, b) => {
+            out.push('(');
+            sub(a, out);
+            out.push_str(match op {
+                BvCmp::Slt => " < ",
+                BvCmp::Sle => " <= ",
+                BvCmp::Ult => " <u ",
+                BvCmp::Ule => " <=u ",
+            });
+            sub(b, out);
+            out.push(')');
+        }
+        Node::SExt(_, a) => cast(t, a, out, &mut sub),
+        Node::ZExt(_, a) => cast(t, a, out, &mut sub),
+        Node::Extract(_, _, a) => cast(t, a, out, &mut sub),
+        Node::Select(a, i) => {
+            sub(a, out);
+            out.push('[');
+            sub(i, out);
+            out.push(']');
+        }
+        Node::Store(a, i, v) => {
+            sub(a, out);
+            out.push('[');
+            sub(i, out);
+            out.push_str(" := ");
+            sub(v, out);
+            out.push(']');
+        }
+    }
+}
+
+fn named_atom(a: &Term, b: &Term, namer: Option<AtomNamer<'_>>) -> Option<String> {
+    let namer = namer?;
+    match (a.node(), b.node()) {
+        (Node::Var(n, _), Node::Bv(..)) => namer(n, b.as_i64()?),
+        (Node::Bv(..), Node::Var(n, _)) => namer(n, a.as_i64()?),
+        _ => None,
+    }
+}
+
+/// Prints width changes as Java casts: `(long) x`, `(int) x`, `(byte) x`, `(char) x`.
+fn cast(t: &Term, inner: &Term, out: &mut String, sub: &mut dyn FnMut(&Term, &mut String)) {
+    let name = match (t.node(), t.width(), inner.width()) {
+        (Node::SExt(..), 64, _) => "long",
+        (Node::SExt(..), 32, 8) | (Node::Extract(..), 8, _) => "byte",
+        (Node::SExt(..), 32, 16) | (Node::Extract(..), 16, _) => "short",
+        (Node::ZExt(..), 32, 16) => "char",
+        (Node::Extract(..), 32, _) => "int",
+        _ => "",
+    };
+    if name.is_empty() {
+        out.push_str(&format!("(bv{})", t.width()));
+    } else {
+        out.push('(');
+        out.push_str(name);
+        out.push_str(") ");
+    }
+    sub(inner, out);
+}
