@@ -219,17 +219,24 @@ impl HeapStrategy for Lazy {
         LRef::Null
     }
 
-    fn input(&self, cx: &mut Ctx<'_>, heap: &mut LazyHeap, name: &str, ty: &JType, receiver: bool) -> Result<LRef> {
+    fn input(
+        &self,
+        cx: &mut Ctx<'_>,
+        heap: &mut LazyHeap,
+        name: &str,
+        ty: &JType,
+        receiver: bool,
+    ) -> Result<(LRef, Vec<Term>)> {
         if receiver {
             let kind = fresh_kinds(cx.table, ty)
                 .into_iter()
                 .next()
                 .ok_or_else(|| Error::Usage(format!("the receiver type {ty} has no concrete class to instantiate")))?;
             let (obj, _) = Obj::input(cx.table, cx.terms, kind, name.to_string());
-            return Ok(LRef::Obj(heap.add_input(obj)));
+            return Ok((LRef::Obj(heap.add_input(obj)), Vec::new()));
         }
         heap.params.push(AbsSlot { name: name.to_string(), ty: ty.clone(), bound: None, non_null: false });
-        Ok(LRef::Abs(heap.params.len() as u32 - 1))
+        Ok((LRef::Abs(heap.params.len() as u32 - 1), Vec::new()))
     }
 
     fn alloc(&self, cx: &mut Ctx<'_>, heap: &mut LazyHeap, kind: ObjKind, len: Option<Term>) -> LRef {

@@ -14,6 +14,8 @@ pub mod lazy;
 pub mod objects;
 
 mod replay;
+pub mod uber;
+mod uber_concrete;
 
 use std::fmt::Debug;
 
@@ -122,7 +124,8 @@ pub trait HeapStrategy {
     fn null(&self) -> Self::Ref;
 
     /// A reference-typed input of the entry method: the receiver (`receiver`: never null)
-    /// or a parameter named `name` of declared type `ty`.
+    /// or a parameter named `name` of declared type `ty`; with the constraints its symbols
+    /// must satisfy.
     fn input(
         &self,
         cx: &mut Ctx<'_>,
@@ -130,7 +133,7 @@ pub trait HeapStrategy {
         name: &str,
         ty: &JType,
         receiver: bool,
-    ) -> Result<Self::Ref>;
+    ) -> Result<(Self::Ref, Vec<Term>)>;
 
     /// A new object (`new C`) or array (`len` given) with default field/element values.
     fn alloc(&self, cx: &mut Ctx<'_>, heap: &mut Self::Heap, kind: ObjKind, len: Option<Term>) -> Self::Ref;

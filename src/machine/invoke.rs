@@ -41,7 +41,9 @@ impl<H: HeapStrategy, S: Solver> Machine<'_, H, S> {
             let name = body.locals.get(i).map(|l| l.name.clone()).unwrap_or_else(|| format!("arg{i}"));
             let receiver = i == 0 && !m.is_static();
             let v = if ty.is_reference() {
-                Value::Ref(self.strategy.input(cx!(self), &mut heap, &name, ty, receiver)?)
+                let (r, mut c) = self.strategy.input(cx!(self), &mut heap, &name, ty, receiver)?;
+                pc.append(&mut c);
+                Value::Ref(r)
             } else if matches!(ty, JType::Float | JType::Double) {
                 return Err(Error::MachineUnsupported {
                     at: crate::error::Location {

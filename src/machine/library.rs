@@ -62,7 +62,9 @@ impl<H: HeapStrategy, S: Solver> Machine<'_, H, S> {
             None => None,
             Some(ty) if ty.is_reference() => {
                 let n = st.notes.len();
-                Some(Value::Ref(self.strategy.input(cx!(self), &mut st.heap, &format!("havoc{n}"), ty, false)?))
+                let (r, c) = self.strategy.input(cx!(self), &mut st.heap, &format!("havoc{n}"), ty, false)?;
+                st.assume(&c);
+                Some(Value::Ref(r))
             }
             Some(ty) => {
                 let n = st.notes.len();

@@ -1,0 +1,702 @@
+//! The uber-lazy fully symbolic heap (Person, Rungta, Mercer, Hillery; DESIGN.md §3).
+//!
+//! References are nodes `r` with a location set `L(r)` of (guard, location) pairs; locations
+//! carry fields `R(l, f)`. Lazy initialization of a field adds ONE new input reference whose
+//! locations are {null, an alias of each compatible input location, a new input location},
+//! each guarded by `choice == k` for a fresh choice symbol — no fork. Field reads build value
+//! sets (VS): the union of the field's locations over the reference's locations, guards
+//! conjoined; primitive reads are if-then-else terms over the guards. Field writes through
+//! several locations are guarded updates (ST of the new and of the old value). Only program
+//! decisions fork: the machine splits reference equality (a guard disjunction) and the
+//! null/non-null of a dereference. Pairs whose guard is contradictory are pruned as they
+//! are built (the term constructors detect `c = k1 ∧ c = k2` and `x ∧ ¬x`).
+
+use std::collections::BTreeMap;
+use std::rc::Rc;
+
+use super::objects::{PrimElems, elem_width, fresh_prim};
+use super::{Alt, Concrete, Ctx, HeapStrategy, Nullness, ObjKind, Test, Value, compatible, fields_of, fresh_kinds};
+use crate::classfile::{FieldId, JType};
+use crate::term::{Assignment, Sort, Term, Val};
+use crate::{Error, Result};
+
+/// The uber-lazy strategy.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Uber;
+
+/// A reference node.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct RefId(pub u32);
+
+/// A location (an object that may exist).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct LocId(pub u32);
+
+/// Where a reference may point.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Target {
+    Null,
+    Loc(LocId),
+}
+
+/// `L(r)`: guarded targets. Guards are mutually exclusive and, under the path condition,
+/// exhaustive.
+#[derive(Debug, Clone, Default)]
+pub struct RefNode {
+    pub entries: Vec<(Term, Target)>,
+}
+
+/// Array contents of a location.
+#[derive(Debug, Clone)]
+pub struct UArray {
+    pub len: Term,
+    pub prims: Option<PrimElems>,
+    /// Reference elements by concrete index (missing: null for new arrays, uninitialized
+    /// for input arrays).
+    pub refs: BTreeMap<i64, RefId>,
+    pub initial_refs: BTreeMap<i64, RefId>,
+}
+
+/// A location.
+#[derive(Debug, Clone)]
+pub struct Loc {
+    pub kind: ObjKind,
+    /// Input location (fields lazily initialized) or allocated by the run.
+    pub input: bool,
+    pub name: String,
+    /// The condition under which this input location exists in the concrete input heap.
+    pub exists: Term,
+    /// `R(l, f)`: current field values.
+    pub fields: BTreeMap<FieldId, Value<RefId>>,
+    /// Field values at lazy initialization (the input heap).
+    pub initial: BTreeMap<FieldId, Value<RefId>>,
+    pub array: Option<UArray>,
+}
+
+/// The fully symbolic heap of one trace.
+#[derive(Debug, Clone)]
+pub struct UberHeap {
+    pub refs: Vec<RefNode>,
+    pub locs: Vec<Loc>,
+    /// Input locations in creation order: the alias candidates of later initializations.
+    pub inputs: Vec<LocId>,
+    pub statics: BTreeMap<FieldId, Value<RefId>>,
+    pub statics_initial: BTreeMap<FieldId, Value<RefId>>,
+    /// For each choice symbol, the name of each of its values (`null`, `this`, `L3`).
+    pub choices: BTreeMap<Rc<str>, Vec<String>>,
+    pub allocs: u32,
+}
+
+/// The null reference: `L(r0) = {(true, null)}`.
+pub const NULL: RefId = RefId(0);
+
+fn internal(msg: &str) -> Error {
+    Error::Usage(format!("internal error in the uber-lazy heap: {msg}"))
+}
+
+impl UberHeap {
+    pub fn node(&self, r: RefId) -> Result<&RefNode> {
+        self.refs.get(r.0 as usize).ok_or_else(|| internal("unknown reference"))
+    }
+    pub fn loc(&self, l: LocId) -> Result<&Loc> {
+        self.locs.get(l.0 as usize).ok_or_else(|| internal("unknown location"))
+    }
+    fn loc_mut(&mut self, l: LocId) -> Result<&mut Loc> {
+        self.locs.get_mut(l.0 as usize).ok_or_else(|| internal("unknown location"))
+    }
+    fn add_ref(&mut self, entries: Vec<(Term, Target)>) -> RefId {
+        self.refs.push(RefNode { entries });
+        RefId(self.refs.len() as u32 - 1)
+    }
+    fn add_loc(&mut self, loc: Loc) -> LocId {
+        self.locs.push(loc);
+        LocId(self.locs.len() as u32 - 1)
+    }
+
+    /// The non-null locations of `r` with their guards.
+    fn locations(&self, r: RefId) -> Result<Vec<(Term, LocId)>> {
+        Ok(self
+            .node(r)?
+            .entries
+            .iter()
+            .filter_map(|(g, t)| match t {
+                Target::Loc(l) => Some((g.clone(), *l)),
+                Target::Null => None,
+            })
+            .collect())
+    }
+}
+
+/// Adds guarded entries to a target map, OR-ing guards of the same target.
+fn merge(cx: &mut Ctx<'_>, acc: &mut Vec<(Term, Target)>, g: Term, t: Target) {
+    if g.is_false() {
+        return;
+    }
+    match acc.iter_mut().find(|(_, x)| *x == t) {
+        Some((old, _)) => *old = cx.terms.or2(old, &g),
+        None => acc.push((g, t)),
+    }
+}
+
+/// The result of lazily initializing an input reference.
+struct Init {
+    heap: UberHeap,
+    r: RefId,
+    assume: Vec<Term>,
+    /// The guard of a fresh location `--max-objects` did not allow (cut when it holds).
+    cut: Option<Term>,
+}
+
+impl Uber {
+    /// Lazy initialization (the uber rule): one new reference guarded over null, every
+    /// compatible input location, and a new input location of each fresh kind.
+    fn init_ref(cx: &mut Ctx<'_>, heap: &UberHeap, ty: &JType, parent: &Term, label: &str) -> Result<Init> {
+        let mut h = heap.clone();
+        let c = cx.terms.var(label, Sort::Bv(32));
+        let mut entries = Vec::new();
+        let mut names = vec!["null".to_string()];
+        let mut assume = Vec::new();
+        let k0 = cx.terms.int(0);
+        entries.push((cx.terms.eq(&c, &k0), Target::Null));
+        for l in heap.inputs.clone() {
+            let loc = heap.loc(l)?;
+            if !compatible(cx.table, &loc.kind, ty) {
+                continue;
+            }
+            let k = cx.terms.int(names.len() as i32);
+            let g = cx.terms.eq(&c, &k);
+            // Aliasing a location requires it to exist.
+            assume.push(cx.terms.implies(&g, &loc.exists));
+            names.push(loc.name.clone());
+            entries.push((g, Target::Loc(l)));
+        }
+        let mut cut = None;
+        for kind in fresh_kinds(cx.table, ty) {
+            let k = cx.terms.int(names.len() as i32);
+            let g = cx.terms.eq(&c, &k);
+            if h.inputs.len() as u32 >= cx.config.bounds.max_objects {
+                cut = Some(match cut {
+                    None => g,
+                    Some(prev) => cx.terms.or2(&prev, &g),
+                });
+                names.push("(beyond --max-objects)".into());
+                continue;
+            }
+            let name = format!("L{}", h.locs.len());
+            let exists = cx.terms.and2(parent, &g);
+            let (loc, mut a) = Uber::input_loc(cx, kind, name.clone(), exists);
+            assume.append(&mut a);
+            let l = h.add_loc(loc);
+            h.inputs.push(l);
+            names.push(name);
+            entries.push((g, Target::Loc(l)));
+        }
+        let max = cx.terms.int(names.len() as i32 - 1);
+        assume.push(cx.terms.cmp(crate::term::BvCmp::Ule, &c, &max));
+        h.choices.insert(Rc::from(label), names);
+        let r = h.add_ref(entries);
+        Ok(Init { heap: h, r, assume, cut })
+    }
+
+    /// A new input location: fields uninitialized; arrays with symbolic length and contents.
+    fn input_loc(cx: &mut Ctx<'_>, kind: ObjKind, name: String, exists: Term) -> (Loc, Vec<Term>) {
+        let mut assume = Vec::new();
+        let array = match &kind {
+            ObjKind::Array(e) => {
+                let len = cx.terms.var(&format!("{name}.length"), Sort::Bv(32));
+                let zero = cx.terms.int(0);
+                assume.push(cx.terms.sle(&zero, &len));
+                let prims = (!e.is_reference()).then(|| {
+                    let w = elem_width(e);
+                    PrimElems::new(Some(cx.terms.var(&format!("{name}[]"), Sort::Array(32, w))), w)
+                });
+                Some(UArray { len, prims, refs: BTreeMap::new(), initial_refs: BTreeMap::new() })
+            }
+            ObjKind::Class(_) => None,
+        };
+        (Loc { kind, input: true, name, exists, fields: BTreeMap::new(), initial: BTreeMap::new(), array }, assume)
+    }
+
+    /// `R(l, f)`, lazily initializing an input location's field on first access.
+    /// Returns the heap, the value, constraints and a cut guard.
+    fn field(
+        cx: &mut Ctx<'_>,
+        heap: UberHeap,
+        l: LocId,
+        f: FieldId,
+    ) -> Result<(UberHeap, Value<RefId>, Vec<Term>, Option<Term>)> {
+        let loc = heap.loc(l)?;
+        if let Some(v) = loc.fields.get(&f).cloned() {
+            return Ok((heap, v, Vec::new(), None));
+        }
+        let field = cx.table.field(f).clone();
+        if !loc.input {
+            return Ok((heap, super::objects::default_value(cx.terms, &field.ty, NULL), Vec::new(), None));
+        }
+        let label = format!("{}.{}", loc.name, field.name);
+        let exists = loc.exists.clone();
+        let (mut h, v, assume, cut) = if field.ty.is_reference() {
+            let init = Uber::init_ref(cx, &heap, &field.ty, &exists, &label)?;
+            (init.heap, Value::Ref(init.r), init.assume, init.cut)
+        } else {
+            let (v, a) = fresh_prim(cx.terms, &field.ty, &label);
+            (heap, v, a, None)
+        };
+        let loc = h.loc_mut(l)?;
+        loc.fields.insert(f, v.clone());
+        loc.initial.insert(f, v.clone());
+        Ok((h, v, assume, cut))
+    }
+
+    /// Wraps a value as alternatives: with a cut guard, the cut side and the rest.
+    fn with_cut<T: Clone>(
+        cx: &mut Ctx<'_>,
+        heap: UberHeap,
+        assume: Vec<Term>,
+        cut: Option<Term>,
+        v: T,
+    ) -> Vec<Alt<UberHeap, T>> {
+        match cut {
+            None => vec![Alt { heap, assume, value: v, cut: None }],
+            Some(g) => {
+                let mut a1 = assume.clone();
+                a1.push(g.clone());
+                let mut a2 = assume;
+                a2.push(cx.terms.not(&g));
+                let why = format!("max-objects ({})", cx.config.bounds.max_objects);
+                vec![
+                    Alt { heap: heap.clone(), assume: a1, value: v.clone(), cut: Some(why) },
+                    Alt { heap, assume: a2, value: v, cut: None },
+                ]
+            }
+        }
+    }
+
+    /// A guarded merge of two values: `g ? new : old` (ST of both for references).
+    fn blend(
+        cx: &mut Ctx<'_>,
+        heap: &mut UberHeap,
+        g: &Term,
+        new: &Value<RefId>,
+        old: &Value<RefId>,
+    ) -> Result<Value<RefId>> {
+        Ok(match (new, old) {
+            (Value::Int(a), Value::Int(b)) => Value::Int(cx.terms.ite(g, a, b)),
+            (Value::Long(a), Value::Long(b)) => Value::Long(cx.terms.ite(g, a, b)),
+            (Value::Ref(a), Value::Ref(b)) => {
+                let ng = cx.terms.not(g);
+                let mut acc = Vec::new();
+                for (h, t) in heap.node(*a)?.entries.clone() {
+                    let gg = cx.terms.and2(g, &h);
+                    merge(cx, &mut acc, gg, t);
+                }
+                for (h, t) in heap.node(*b)?.entries.clone() {
+                    let gg = cx.terms.and2(&ng, &h);
+                    merge(cx, &mut acc, gg, t);
+                }
+                Value::Ref(heap.add_ref(acc))
+            }
+            _ => return Err(internal("a write of the wrong kind")),
+        })
+    }
+
+    /// Reads through every location of `r` with `read`, combining the values (VS / ite).
+    fn read_through(
+        cx: &mut Ctx<'_>,
+        heap: &UberHeap,
+        r: RefId,
+        mut read: impl FnMut(&mut Ctx<'_>, UberHeap, LocId) -> Result<(UberHeap, Value<RefId>, Vec<Term>, Option<Term>)>,
+    ) -> Result<Vec<Alt<UberHeap, Value<RefId>>>> {
+        let locs = heap.locations(r)?;
+        let mut h = heap.clone();
+        let mut assume = Vec::new();
+        let mut cuts = Vec::new();
+        let mut vals = Vec::new();
+        for (g, l) in &locs {
+            let (h2, v, mut a, cut) = read(cx, h, *l)?;
+            h = h2;
+            assume.append(&mut a);
+            if let Some(c) = cut {
+                cuts.push(cx.terms.and2(g, &c));
+            }
+            vals.push((g.clone(), v));
+        }
+        let cut = if cuts.is_empty() { None } else { Some(cx.terms.or(&cuts)) };
+        let v = match vals.len() {
+            0 => return Err(internal("a read through a reference without locations")),
+            1 => vals.swap_remove(0).1,
+            _ => Uber::combine(cx, &mut h, vals)?,
+        };
+        Ok(Uber::with_cut(cx, h, assume, cut, v))
+    }
+
+    /// Combines guarded values: a value set for references (each target's guard conjoined
+    /// with its location's guard), an if-then-else chain for numbers (the last location's
+    /// value is the default: the guards are exhaustive).
+    fn combine(cx: &mut Ctx<'_>, heap: &mut UberHeap, vals: Vec<(Term, Value<RefId>)>) -> Result<Value<RefId>> {
+        if let Some((_, Value::Ref(_))) = vals.first() {
+            let mut acc = Vec::new();
+            for (g, v) in vals {
+                let Value::Ref(r) = v else { return Err(internal("mixed value kinds")) };
+                for (h, t) in heap.node(r)?.entries.clone() {
+                    let gg = cx.terms.and2(&g, &h);
+                    merge(cx, &mut acc, gg, t);
+                }
+            }
+            return Ok(Value::Ref(heap.add_ref(acc)));
+        }
+        let mut it = vals.into_iter().rev();
+        let Some((_, mut v)) = it.next() else { return Err(internal("empty combine")) };
+        for (g, x) in it {
+            v = match (&x, &v) {
+                (Value::Int(a), Value::Int(b)) => Value::Int(cx.terms.ite(&g, a, b)),
+                (Value::Long(a), Value::Long(b)) => Value::Long(cx.terms.ite(&g, a, b)),
+                _ => return Err(internal("mixed value kinds")),
+            };
+        }
+        Ok(v)
+    }
+}
+
+impl HeapStrategy for Uber {
+    type Ref = RefId;
+    type Heap = UberHeap;
+
+    fn name(&self) -> &'static str {
+        "uber"
+    }
+
+    fn new_heap(&self, cx: &mut Ctx<'_>) -> UberHeap {
+        let t = cx.terms.tru();
+        UberHeap {
+            refs: vec![RefNode { entries: vec![(t, Target::Null)] }],
+            locs: Vec::new(),
+            inputs: Vec::new(),
+            statics: BTreeMap::new(),
+            statics_initial: BTreeMap::new(),
+            choices: BTreeMap::new(),
+            allocs: 0,
+        }
+    }
+
+    fn null(&self) -> RefId {
+        NULL
+    }
+
+    fn input(
+        &self,
+        cx: &mut Ctx<'_>,
+        heap: &mut UberHeap,
+        name: &str,
+        ty: &JType,
+        receiver: bool,
+    ) -> Result<(RefId, Vec<Term>)> {
+        let t = cx.terms.tru();
+        if receiver {
+            let kind = fresh_kinds(cx.table, ty)
+                .into_iter()
+                .next()
+                .ok_or_else(|| Error::Usage(format!("the receiver type {ty} has no concrete class to instantiate")))?;
+            let (loc, _) = Uber::input_loc(cx, kind, name.to_string(), t.clone());
+            let l = heap.add_loc(loc);
+            heap.inputs.push(l);
+            return Ok((heap.add_ref(vec![(t, Target::Loc(l))]), Vec::new()));
+        }
+        // Parameters are initialized at entry, in order, with the same choices as a field.
+        // A parameter beyond --max-objects may only be null or an alias.
+        let init = Uber::init_ref(cx, heap, ty, &t, name)?;
+        *heap = init.heap;
+        let mut assume = init.assume;
+        if let Some(c) = init.cut {
+            assume.push(cx.terms.not(&c));
+        }
+        Ok((init.r, assume))
+    }
+
+    fn alloc(&self, cx: &mut Ctx<'_>, heap: &mut UberHeap, kind: ObjKind, len: Option<Term>) -> RefId {
+        heap.allocs += 1;
+        let fields = fields_of(cx.table, &kind)
+            .into_iter()
+            .map(|f| (f, super::objects::default_value(cx.terms, &cx.table.field(f).ty, NULL)))
+            .collect();
+        let array = match (&kind, len) {
+            (ObjKind::Array(e), Some(len)) => Some(UArray {
+                len,
+                prims: (!e.is_reference()).then(|| PrimElems::new(None, elem_width(e))),
+                refs: BTreeMap::new(),
+                initial_refs: BTreeMap::new(),
+            }),
+            _ => None,
+        };
+        let t = cx.terms.tru();
+        let l = heap.add_loc(Loc {
+            kind,
+            input: false,
+            name: format!("new{}", heap.allocs),
+            exists: t.clone(),
+            fields,
+            initial: BTreeMap::new(),
+            array,
+        });
+        heap.add_ref(vec![(t, Target::Loc(l))])
+    }
+
+    fn null_split(&self, cx: &mut Ctx<'_>, heap: &UberHeap, r: &RefId) -> Result<Vec<Alt<UberHeap, Nullness>>> {
+        let mut pending = Vec::new();
+        let h = heap.clone();
+        let node = h.node(*r)?.clone();
+        let Some(g) = node.entries.iter().find(|(_, t)| *t == Target::Null).map(|(g, _)| g.clone()) else {
+            return Ok(vec![Alt { heap: h, assume: pending, value: Nullness::NonNull, cut: None }]);
+        };
+        if node.entries.len() == 1 {
+            return Ok(vec![Alt { heap: h, assume: pending, value: Nullness::Null, cut: None }]);
+        }
+        let ng = cx.terms.not(&g);
+        let mut nonnull = h.clone();
+        if let Some(n) = nonnull.refs.get_mut(r.0 as usize) {
+            n.entries.retain(|(_, t)| *t != Target::Null);
+        }
+        let mut a1 = pending.clone();
+        a1.push(g);
+        pending.push(ng);
+        Ok(vec![
+            Alt { heap: h, assume: a1, value: Nullness::Null, cut: None },
+            Alt { heap: nonnull, assume: pending, value: Nullness::NonNull, cut: None },
+        ])
+    }
+
+    fn ref_eq(&self, cx: &mut Ctx<'_>, heap: &UberHeap, a: &RefId, b: &RefId) -> Result<Vec<Alt<UberHeap, Test>>> {
+        let h = heap.clone();
+        let assume = Vec::new();
+        if a == b {
+            return Ok(vec![Alt { heap: h, assume, value: Test::Known(true), cut: None }]);
+        }
+        let ea = h.node(*a)?.entries.clone();
+        let eb = h.node(*b)?.entries.clone();
+        let mut parts = Vec::new();
+        for (ga, ta) in &ea {
+            for (gb, tb) in &eb {
+                if ta == tb {
+                    parts.push(cx.terms.and2(ga, gb));
+                }
+            }
+        }
+        let c = cx.terms.or(&parts);
+        let value = match c.as_bool() {
+            Some(b) => Test::Known(b),
+            None => Test::Cond(c),
+        };
+        Ok(vec![Alt { heap: h, assume, value, cut: None }])
+    }
+
+    fn classes(
+        &self,
+        cx: &mut Ctx<'_>,
+        heap: &UberHeap,
+        r: &RefId,
+    ) -> Result<Vec<Alt<UberHeap, Vec<(ObjKind, Term)>>>> {
+        let h = heap.clone();
+        let assume = Vec::new();
+        let mut groups: Vec<(ObjKind, Vec<Term>)> = Vec::new();
+        for (g, l) in h.locations(*r)? {
+            let kind = h.loc(l)?.kind.clone();
+            match groups.iter_mut().find(|(k, _)| *k == kind) {
+                Some((_, gs)) => gs.push(g),
+                None => groups.push((kind, vec![g])),
+            }
+        }
+        let out = groups.into_iter().map(|(k, gs)| (k, cx.terms.or(&gs))).collect();
+        Ok(vec![Alt { heap: h, assume, value: out, cut: None }])
+    }
+
+    fn get_field(
+        &self,
+        cx: &mut Ctx<'_>,
+        heap: &UberHeap,
+        r: &RefId,
+        f: FieldId,
+    ) -> Result<Vec<Alt<UberHeap, Value<RefId>>>> {
+        Uber::read_through(cx, heap, *r, |cx, h, l| Uber::field(cx, h, l, f))
+    }
+
+    fn put_field(
+        &self,
+        cx: &mut Ctx<'_>,
+        heap: &UberHeap,
+        r: &RefId,
+        f: FieldId,
+        v: Value<RefId>,
+    ) -> Result<Vec<Alt<UberHeap, ()>>> {
+        let mut h = heap.clone();
+        let mut assume = Vec::new();
+        let locs = h.locations(*r)?;
+        if let [(_, l)] = locs.as_slice() {
+            h.loc_mut(*l)?.fields.insert(f, v);
+            return Ok(vec![Alt { heap: h, assume, value: (), cut: None }]);
+        }
+        let mut cuts = Vec::new();
+        for (g, l) in locs {
+            let (h2, old, mut a, cut) = Uber::field(cx, h, l, f)?;
+            h = h2;
+            assume.append(&mut a);
+            if let Some(c) = cut {
+                cuts.push(cx.terms.and2(&g, &c));
+            }
+            let new = Uber::blend(cx, &mut h, &g, &v, &old)?;
+            h.loc_mut(l)?.fields.insert(f, new);
+        }
+        let cut = if cuts.is_empty() { None } else { Some(cx.terms.or(&cuts)) };
+        Ok(Uber::with_cut(cx, h, assume, cut, ()))
+    }
+
+    fn get_static(&self, cx: &mut Ctx<'_>, heap: &UberHeap, f: FieldId) -> Result<Vec<Alt<UberHeap, Value<RefId>>>> {
+        let h = heap.clone();
+        let mut assume = Vec::new();
+        if let Some(v) = h.statics.get(&f) {
+            let v = v.clone();
+            return Ok(vec![Alt { heap: h, assume, value: v, cut: None }]);
+        }
+        let field = cx.table.field(f).clone();
+        if !cx.config.symbolic_statics {
+            let v = super::objects::default_value(cx.terms, &field.ty, NULL);
+            return Ok(vec![Alt { heap: h, assume, value: v, cut: None }]);
+        }
+        let label = format!("{}.{}", cx.table.class(field.owner).java_name(), field.name);
+        let t = cx.terms.tru();
+        let (mut h, v, cut) = if field.ty.is_reference() {
+            let mut init = Uber::init_ref(cx, &h, &field.ty, &t, &label)?;
+            assume.append(&mut init.assume);
+            (init.heap, Value::Ref(init.r), init.cut)
+        } else {
+            let (v, mut a) = fresh_prim(cx.terms, &field.ty, &label);
+            assume.append(&mut a);
+            (h, v, None)
+        };
+        h.statics.insert(f, v.clone());
+        h.statics_initial.insert(f, v.clone());
+        Ok(Uber::with_cut(cx, h, assume, cut, v))
+    }
+
+    fn put_static(&self, _cx: &mut Ctx<'_>, heap: &UberHeap, f: FieldId, v: Value<RefId>) -> Result<UberHeap> {
+        let mut h = heap.clone();
+        if !h.statics.contains_key(&f) {
+            // Mark the static as known so that a later read does not treat it as an input.
+            h.statics_initial.entry(f).or_insert_with(|| v.clone());
+        }
+        h.statics.insert(f, v);
+        Ok(h)
+    }
+
+    fn array_length(&self, cx: &mut Ctx<'_>, heap: &UberHeap, r: &RefId) -> Result<Vec<Alt<UberHeap, Term>>> {
+        let alts = Uber::read_through(cx, heap, *r, |_, h, l| {
+            let len =
+                h.loc(l)?.array.as_ref().map(|a| a.len.clone()).ok_or_else(|| internal("length of a non-array"))?;
+            Ok((h, Value::Int(len), Vec::new(), None))
+        })?;
+        Ok(alts
+            .into_iter()
+            .map(|a| {
+                let len = match a.value {
+                    Value::Int(t) => t,
+                    _ => cx.terms.int(0),
+                };
+                Alt { heap: a.heap, assume: a.assume, value: len, cut: a.cut }
+            })
+            .collect())
+    }
+
+    fn array_load(
+        &self,
+        cx: &mut Ctx<'_>,
+        heap: &UberHeap,
+        r: &RefId,
+        idx: &Term,
+    ) -> Result<Vec<Alt<UberHeap, Value<RefId>>>> {
+        Uber::read_through(cx, heap, *r, |cx, h, l| Uber::element(cx, h, l, idx))
+    }
+
+    fn array_store(
+        &self,
+        cx: &mut Ctx<'_>,
+        heap: &UberHeap,
+        r: &RefId,
+        idx: &Term,
+        v: Value<RefId>,
+    ) -> Result<Vec<Alt<UberHeap, ()>>> {
+        let mut h = heap.clone();
+        let mut assume = Vec::new();
+        let locs = h.locations(*r)?;
+        let single = locs.len() == 1;
+        let mut cuts = Vec::new();
+        for (g, l) in locs {
+            let (h2, old, mut a, cut) = Uber::element(cx, h, l, idx)?;
+            h = h2;
+            assume.append(&mut a);
+            if let Some(c) = cut {
+                cuts.push(cx.terms.and2(&g, &c));
+            }
+            let new = if single { v.clone() } else { Uber::blend(cx, &mut h, &g, &v, &old)? };
+            let arr = h.loc_mut(l)?.array.as_mut().ok_or_else(|| internal("store into a non-array"))?;
+            match (&mut arr.prims, new) {
+                (Some(p), Value::Int(t) | Value::Long(t)) => p.store(idx.clone(), t),
+                (None, Value::Ref(nr)) => {
+                    let k = idx.as_i64().ok_or_else(|| internal("symbolic index into a reference array"))?;
+                    arr.refs.insert(k, nr);
+                }
+                _ => return Err(internal("array store of the wrong kind")),
+            }
+        }
+        let cut = if cuts.is_empty() { None } else { Some(cx.terms.or(&cuts)) };
+        Ok(Uber::with_cut(cx, h, assume, cut, ()))
+    }
+
+    fn concretize(
+        &self,
+        cx: &mut Ctx<'_>,
+        heap: &UberHeap,
+        model: &Assignment,
+        values: &mut dyn FnMut(&[Term]) -> Option<Vec<Val>>,
+        args: &[Value<RefId>],
+        ret: Option<&Value<RefId>>,
+    ) -> Result<Concrete> {
+        super::uber_concrete::concretize(cx, heap, model, values, args, ret)
+    }
+
+    fn dot(&self, cx: &mut Ctx<'_>, heap: &UberHeap) -> String {
+        super::uber_concrete::dot(cx, heap)
+    }
+}
+
+impl Uber {
+    /// Element `idx` of an array location (reference elements need a concrete index).
+    fn element(
+        cx: &mut Ctx<'_>,
+        heap: UberHeap,
+        l: LocId,
+        idx: &Term,
+    ) -> Result<(UberHeap, Value<RefId>, Vec<Term>, Option<Term>)> {
+        let loc = heap.loc(l)?;
+        let ObjKind::Array(elem) = loc.kind.clone() else { return Err(internal("element of a non-array")) };
+        let arr = loc.array.as_ref().ok_or_else(|| internal("array without contents"))?;
+        if let Some(p) = &arr.prims {
+            let v = p.load(cx.terms, idx);
+            let v = if elem == JType::Long { Value::Long(v) } else { Value::Int(v) };
+            return Ok((heap, v, Vec::new(), None));
+        }
+        let k = idx.as_i64().ok_or_else(|| internal("symbolic index into a reference array"))?;
+        if let Some(r) = arr.refs.get(&k).copied() {
+            return Ok((heap, Value::Ref(r), Vec::new(), None));
+        }
+        if !loc.input {
+            return Ok((heap, Value::Ref(NULL), Vec::new(), None));
+        }
+        let label = format!("{}[{k}]", loc.name);
+        let exists = loc.exists.clone();
+        let init = Uber::init_ref(cx, &heap, &elem, &exists, &label)?;
+        let mut h = init.heap;
+        let arr = h.loc_mut(l)?.array.as_mut().ok_or_else(|| internal("array vanished"))?;
+        arr.refs.insert(k, init.r);
+        arr.initial_refs.insert(k, init.r);
+        Ok((h, Value::Ref(init.r), init.assume, init.cut))
+    }
+}

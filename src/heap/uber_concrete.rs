@@ -1,0 +1,209 @@
+//! The uber-lazy heap under a model: the concrete input heap it stands for, and its picture.
+
+use std::collections::BTreeMap;
+
+use super::concrete::default_of;
+use super::replay::{MAX_CONCRETE_ARRAY, Numbers};
+use super::uber::{LocId, RefId, Target, UberHeap};
+use super::{CObj, CVal, Concrete, Ctx, ObjKind, Value, fields_of};
+use crate::classfile::JType;
+use crate::term::{Assignment, Term, Val};
+use crate::{Error, Result};
+
+struct Resolver<'h, 'm, 'v> {
+    heap: &'h UberHeap,
+    n: Numbers<'m, 'v>,
+    index: BTreeMap<LocId, usize>,
+}
+
+impl Resolver<'_, '_, '_> {
+    /// The target of `r` in the model: the entry whose guard holds.
+    fn target(&mut self, r: RefId) -> Result<Target> {
+        let node = self.heap.node(r)?;
+        for (g, t) in &node.entries {
+            if self.n.model.eval_bool(g) == Some(true) {
+                return Ok(*t);
+            }
+        }
+        Ok(Target::Null)
+    }
+
+    fn value(&mut self, v: &Value<RefId>) -> Result<CVal> {
+        match v {
+            Value::Ref(r) => Ok(match self.target(*r)? {
+                Target::Null => CVal::Null,
+                Target::Loc(l) => self.index.get(&l).map(|i| CVal::Obj(*i)).unwrap_or(CVal::Null),
+            }),
+            other => Ok(self.n.prim(other)?.unwrap_or(CVal::Null)),
+        }
+    }
+}
+
+/// The concrete input and output of an uber-lazy trace under a model.
+pub fn concretize(
+    cx: &mut Ctx<'_>,
+    heap: &UberHeap,
+    model: &Assignment,
+    values: &mut dyn FnMut(&[Term]) -> Option<Vec<Val>>,
+    args: &[Value<RefId>],
+    ret: Option<&Value<RefId>>,
+) -> Result<Concrete> {
+    // Existing input locations first (creation order), then allocated ones.
+    let mut order: Vec<LocId> = Vec::new();
+    for (i, l) in heap.locs.iter().enumerate() {
+        if l.input && model.eval_bool(&l.exists) == Some(true) {
+            order.push(LocId(i as u32));
+        }
+    }
+    for (i, l) in heap.locs.iter().enumerate() {
+        if !l.input {
+            order.push(LocId(i as u32));
+        }
+    }
+    let index: BTreeMap<LocId, usize> = order.iter().enumerate().map(|(i, l)| (*l, i)).collect();
+    let mut rs = Resolver { heap, n: Numbers { model, values }, index };
+    let mut objects = Vec::with_capacity(order.len());
+    for l in &order {
+        let loc = heap.loc(*l)?;
+        let mut before = BTreeMap::new();
+        let mut after = BTreeMap::new();
+        for f in fields_of(cx.table, &loc.kind) {
+            let b = match loc.initial.get(&f) {
+                Some(v) if loc.input => rs.value(v)?,
+                _ => default_of(&cx.table.field(f).ty),
+            };
+            let a = match loc.fields.get(&f) {
+                Some(v) => rs.value(v)?,
+                None => b.clone(),
+            };
+            if loc.input {
+                before.insert(f, b);
+            }
+            after.insert(f, a);
+        }
+        let (elems_before, elems_after) = elements(cx, &mut rs, *l)?;
+        objects.push(CObj {
+            kind: loc.kind.clone(),
+            input: loc.input,
+            name: loc.name.clone(),
+            before,
+            after,
+            elems_before,
+            elems_after,
+        });
+    }
+    let mut statics_before = BTreeMap::new();
+    for (f, v) in &heap.statics_initial {
+        statics_before.insert(*f, rs.value(v)?);
+    }
+    let mut statics_after = BTreeMap::new();
+    for (f, v) in &heap.statics {
+        statics_after.insert(*f, rs.value(v)?);
+    }
+    let args = args.iter().map(|a| rs.value(a)).collect::<Result<Vec<_>>>()?;
+    let ret = ret.map(|r| rs.value(r)).transpose()?;
+    Ok(Concrete { objects, args, statics_before, statics_after, ret })
+}
+
+fn elements(cx: &mut Ctx<'_>, rs: &mut Resolver<'_, '_, '_>, l: LocId) -> Result<(Vec<CVal>, Vec<CVal>)> {
+    let loc = rs.heap.loc(l)?;
+    let (Some(arr), ObjKind::Array(elem)) = (&loc.array, &loc.kind) else { return Ok((Vec::new(), Vec::new())) };
+    let len = rs.n.num(&arr.len)?;
+    if !(0..=MAX_CONCRETE_ARRAY).contains(&len) {
+        return Err(Error::Solver(format!(
+            "array {} has length {len} in the model, beyond {MAX_CONCRETE_ARRAY}",
+            loc.name
+        )));
+    }
+    let mut before = Vec::new();
+    let mut after = Vec::new();
+    for k in 0..len {
+        let idx = cx.terms.int(k as i32);
+        if let Some(p) = &arr.prims {
+            let b = match &p.base {
+                Some(base) if loc.input => {
+                    let t = cx.terms.select(base, &idx);
+                    rs.n.num(&t)?
+                }
+                _ => 0,
+            };
+            let t = p.load(cx.terms, &idx);
+            before.push(narrow(elem, b));
+            after.push(narrow(elem, rs.n.num(&t)?));
+        } else {
+            let b = match arr.initial_refs.get(&k) {
+                Some(r) if loc.input => rs.value(&Value::Ref(*r))?,
+                _ => CVal::Null,
+            };
+            let a = match arr.refs.get(&k) {
+                Some(r) => rs.value(&Value::Ref(*r))?,
+                None => b.clone(),
+            };
+            before.push(b);
+            after.push(a);
+        }
+    }
+    if !loc.input {
+        before.clear();
+    }
+    Ok((before, after))
+}
+
+fn narrow(elem: &JType, v: i64) -> CVal {
+    match elem {
+        JType::Long => CVal::Long(v),
+        JType::Byte => CVal::Int(i64::from(v as i8)),
+        JType::Short => CVal::Int(i64::from(v as i16)),
+        JType::Char => CVal::Int(i64::from(v as u16)),
+        JType::Boolean => CVal::Int(i64::from(v & 1)),
+        _ => CVal::Int(i64::from(v as i32)),
+    }
+}
+
+/// Graphviz source of the symbolic heap as the paper draws it: references as circles,
+/// locations as boxes, field edges from locations, guard-labelled edges from references.
+pub fn dot(cx: &mut Ctx<'_>, heap: &UberHeap) -> String {
+    let namer = |var: &str, k: i64| -> Option<String> {
+        let names = heap.choices.get(var)?;
+        let n = names.get(usize::try_from(k).ok()?)?;
+        Some(format!("{var}={n}"))
+    };
+    let mut s = String::from("digraph heap {\n  node [fontname=\"monospace\"];\n  null [shape=plaintext];\n");
+    let mut refs: Vec<RefId> = Vec::new();
+    for (i, l) in heap.locs.iter().enumerate() {
+        let mut label = format!("{}: {}", l.name, l.kind.jtype(cx.table).short_name());
+        for (f, v) in &l.fields {
+            if let Some(t) = v.term() {
+                label.push_str(&format!(
+                    "\\n{} = {}",
+                    cx.table.field(*f).name,
+                    t.render(Some(&namer)).replace('"', "'")
+                ));
+            }
+        }
+        s.push_str(&format!("  l{i} [shape=box, label=\"{label}\"];\n"));
+        for (f, v) in &l.fields {
+            if let Value::Ref(r) = v {
+                s.push_str(&format!("  l{i} -> r{} [label=\"{}\"];\n", r.0, cx.table.field(*f).name));
+                refs.push(*r);
+            }
+        }
+    }
+    refs.sort();
+    refs.dedup();
+    for r in refs {
+        s.push_str(&format!("  r{} [shape=circle, label=\"r{}\"];\n", r.0, r.0));
+        if let Ok(node) = heap.node(r) {
+            for (g, t) in &node.entries {
+                let to = match t {
+                    Target::Null => "null".to_string(),
+                    Target::Loc(l) => format!("l{}", l.0),
+                };
+                let label = g.render(Some(&namer)).replace('"', "'");
+                s.push_str(&format!("  r{} -> {to} [style=dashed, label=\"{label}\"];\n", r.0));
+            }
+        }
+    }
+    s.push_str("}\n");
+    s
+}
