@@ -9,6 +9,7 @@
 //! alternatives of one operation are always exhaustive.
 
 pub mod concrete;
+pub mod lazier;
 
 pub mod lazy;
 pub mod objects;
