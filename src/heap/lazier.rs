@@ -87,7 +87,7 @@ impl HeapStrategy for Lazier {
         Lazy.new_heap(cx)
     }
 
-    fn null(&self) -> LRef {
+    fn null(&self, _cx: &mut Ctx<'_>) -> LRef {
         LRef::Null
     }
 

@@ -215,7 +215,7 @@ impl HeapStrategy for Lazy {
         LazyHeap::default()
     }
 
-    fn null(&self) -> LRef {
+    fn null(&self, _cx: &mut Ctx<'_>) -> LRef {
         LRef::Null
     }
 

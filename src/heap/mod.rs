@@ -13,6 +13,8 @@ pub mod lazier;
 
 pub mod lazy;
 pub mod objects;
+pub mod pose;
+mod pose_concrete;
 
 mod replay;
 pub mod uber;
@@ -122,7 +124,7 @@ pub trait HeapStrategy {
     fn new_heap(&self, cx: &mut Ctx<'_>) -> Self::Heap;
 
     /// The null reference.
-    fn null(&self) -> Self::Ref;
+    fn null(&self, cx: &mut Ctx<'_>) -> Self::Ref;
 
     /// A reference-typed input of the entry method: the receiver (`receiver`: never null)
     /// or a parameter named `name` of declared type `ty`; with the constraints its symbols

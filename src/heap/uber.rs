@@ -379,7 +379,7 @@ impl HeapStrategy for Uber {
         }
     }
 
-    fn null(&self) -> RefId {
+    fn null(&self, _cx: &mut Ctx<'_>) -> RefId {
         NULL
     }
 

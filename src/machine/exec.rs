@@ -78,7 +78,7 @@ impl<H: HeapStrategy, S: Solver> Machine<'_, H, S> {
             Operand::Const(c) => match c {
                 Const::Int(i) => Ok(Value::Int(self.terms.int(*i))),
                 Const::Long(l) => Ok(Value::Long(self.terms.long(*l))),
-                Const::Null => Ok(Value::Ref(self.strategy.null())),
+                Const::Null => Ok(Value::Ref(self.strategy.null(cx!(self)))),
                 Const::String(_) => self.literal_object(st, "java/lang/String"),
                 Const::Class(_) => self.literal_object(st, "java/lang/Class"),
                 Const::Float(_) | Const::Double(_) => Err(self.fault(st, "floating-point values")),

@@ -273,7 +273,7 @@ impl<H: HeapStrategy, S: Solver> Machine<'_, H, S> {
 
     /// The condition under which a reference is a non-null instance of `ty`, per alternative.
     fn instance_cond(&mut self, st: State<H>, r: &H::Ref, ty: &JType) -> Result<Vec<(State<H>, Term)>> {
-        let null = self.strategy.null();
+        let null = self.strategy.null(cx!(self));
         let alts = self.strategy.ref_eq(cx!(self), &st.heap, r, &null)?;
         let mut out = Vec::new();
         for f in self.fork(st, alts) {
@@ -333,7 +333,7 @@ impl<H: HeapStrategy, S: Solver> Machine<'_, H, S> {
         let mut st = st;
         let r = self.ref_operand(&mut st, o)?;
         let mut next = Vec::new();
-        let null = self.strategy.null();
+        let null = self.strategy.null(cx!(self));
         for (s, inst) in self.instance_cond(st, &r, ty)? {
             let alts = self.strategy.ref_eq(cx!(self), &s.heap, &r, &null)?;
             for f in self.fork(s, alts) {

@@ -1,0 +1,737 @@
+//! POSE, path-optimal symbolic execution (Braione & Denaro; DESIGN.md §3).
+//!
+//! References are terms: `null` (0), allocated objects (constants from `ALLOC_BASE`), input
+//! symbols `Y` (free 32-bit values below `ALLOC_BASE`) and if-then-else terms over them.
+//! Two input symbols denote the same object exactly when they are equal. Reading an
+//! uninitialized field of a symbol (rule Getfield r2) yields
+//! `assume(H, Y, f, Z) = ite(Y = Y1, H(Y1)(f), ... ite(Y = Ym, H(Ym)(f), Z))` over the symbols
+//! whose `f` is already initialized, with `Z` fresh: no fork. Reads through an ite reference
+//! read both branches (Getfield c2). A write to `Y.f` also updates `Y'.f` of every other
+//! symbol to `ite(Y' = Y, v, Y'.f)` (update). Each symbol has a class variable so that
+//! aliasing respects types: a fresh object has its declared class, an alias shares the
+//! class of what it aliases, which must fit the alias's declared type.
+
+use std::collections::BTreeMap;
+
+use super::objects::{PrimElems, elem_width};
+use super::{Alt, Concrete, Ctx, HeapStrategy, Nullness, ObjKind, Test, Value, compatible, fields_of, fresh_kinds};
+use crate::classfile::{FieldId, JType};
+use crate::term::{Assignment, BvCmp, Sort, Term, Val};
+use crate::{Error, Result};
+
+/// The POSE strategy.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Pose;
+
+/// References of allocated objects are `ALLOC_BASE + index`; input symbols stay below.
+pub const ALLOC_BASE: i64 = 0x4000_0000;
+
+/// What a symbol's object holds: fields, and the pseudo-fields of arrays.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Key {
+    Field(FieldId),
+    Length,
+    /// Contents of a primitive array (an array-sorted term).
+    Elems,
+    /// Element of a reference array at a concrete index.
+    Elem(i64),
+}
+
+/// An input symbol `Y` and, once bound, its object `H(Y)`.
+#[derive(Debug, Clone)]
+pub struct Sym {
+    pub name: String,
+    pub var: Term,
+    pub declared: JType,
+    /// The index (in `PoseHeap::kinds`) of the class of the object `Y` denotes.
+    pub class: Term,
+    /// `H(Y)`: current values of the initialized fields.
+    pub fields: BTreeMap<Key, Value<Term>>,
+    /// The fresh value `Z` each field got at initialization, with a sequence number.
+    pub initial: BTreeMap<Key, (Value<Term>, u32)>,
+}
+
+/// An object allocated by the run.
+#[derive(Debug, Clone)]
+pub struct Alloc {
+    pub kind: ObjKind,
+    pub name: String,
+    pub fields: BTreeMap<FieldId, Value<Term>>,
+    pub len: Option<Term>,
+    pub prims: Option<PrimElems>,
+    pub refs: BTreeMap<i64, Term>,
+}
+
+/// The POSE heap of one trace.
+#[derive(Debug, Clone, Default)]
+pub struct PoseHeap {
+    pub syms: Vec<Sym>,
+    pub allocs: Vec<Alloc>,
+    /// Classes a symbol's class variable ranges over.
+    pub kinds: Vec<ObjKind>,
+    pub statics: BTreeMap<FieldId, Value<Term>>,
+    pub statics_initial: BTreeMap<FieldId, Value<Term>>,
+    pub seq: u32,
+}
+
+/// A leaf of a reference term.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Leaf {
+    Null,
+    Sym(usize),
+    Alloc(usize),
+}
+
+fn internal(msg: &str) -> Error {
+    Error::Usage(format!("internal error in the POSE heap: {msg}"))
+}
+
+/// A read's result: heap, value, constraints, and the guard of a `--max-objects` cut.
+type Read = (PoseHeap, Value<Term>, Vec<Term>, Option<Term>);
+
+impl PoseHeap {
+    fn kind_index(&mut self, k: &ObjKind) -> i32 {
+        match self.kinds.iter().position(|x| x == k) {
+            Some(i) => i as i32,
+            None => {
+                self.kinds.push(k.clone());
+                self.kinds.len() as i32 - 1
+            }
+        }
+    }
+
+    fn sym_of(&self, var: &Term) -> Option<usize> {
+        self.syms.iter().position(|s| s.var == *var)
+    }
+
+    /// The leaves of a reference term with the guards under which each is selected.
+    pub fn leaves(&self, cx: &mut Ctx<'_>, r: &Term) -> Result<Vec<(Term, Leaf)>> {
+        let mut out = Vec::new();
+        let t = cx.terms.tru();
+        let mut stack = vec![(t, r.clone())];
+        while let Some((g, t)) = stack.pop() {
+            if g.is_false() {
+                continue;
+            }
+            match t.node() {
+                crate::term::Node::Ite(c, a, b) => {
+                    let ga = cx.terms.and2(&g, c);
+                    let nc = cx.terms.not(c);
+                    let gb = cx.terms.and2(&g, &nc);
+                    stack.push((gb, b.clone()));
+                    stack.push((ga, a.clone()));
+                }
+                crate::term::Node::Bv(..) => {
+                    let v = t.as_i64().unwrap_or(0);
+                    if v == 0 {
+                        out.push((g, Leaf::Null));
+                    } else if v >= ALLOC_BASE {
+                        out.push((g, Leaf::Alloc((v - ALLOC_BASE) as usize)));
+                    } else {
+                        return Err(internal("a reference constant that is no object"));
+                    }
+                }
+                crate::term::Node::Var(..) => match self.sym_of(&t) {
+                    Some(i) => out.push((g, Leaf::Sym(i))),
+                    None => return Err(internal("a reference variable that is no symbol")),
+                },
+                _ => return Err(internal("a reference term of unexpected shape")),
+            }
+        }
+        Ok(out)
+    }
+}
+
+impl Pose {
+    /// A new input symbol of declared type `ty`, with the constraints that tie its class to
+    /// freshness and aliasing. Returns its index, constraints and a cut guard.
+    fn new_sym(cx: &mut Ctx<'_>, heap: &mut PoseHeap, name: &str, ty: &JType) -> (usize, Vec<Term>, Option<Term>) {
+        let var = cx.terms.var(name, Sort::Bv(32));
+        let class = cx.terms.var(&format!("{name}.class"), Sort::Bv(32));
+        let zero = cx.terms.int(0);
+        let base = cx.terms.int(ALLOC_BASE as i32);
+        let mut assume = vec![cx.terms.cmp(BvCmp::Ult, &var, &base)];
+        let non_null = cx.terms.ne(&var, &zero);
+        let mut distinct = vec![non_null.clone()];
+        for s in heap.syms.clone() {
+            let eq = cx.terms.eq(&var, &s.var);
+            distinct.push(cx.terms.not(&eq));
+            // An alias denotes the same object: same class, which must fit our type.
+            let alias = cx.terms.and2(&non_null, &eq);
+            let same = cx.terms.eq(&class, &s.class);
+            let fits: Vec<Term> = heap
+                .kinds
+                .clone()
+                .iter()
+                .enumerate()
+                .filter(|(_, k)| compatible(cx.table, k, ty))
+                .map(|(i, _)| {
+                    let k = cx.terms.int(i as i32);
+                    cx.terms.eq(&s.class, &k)
+                })
+                .collect();
+            let fits = cx.terms.or(&fits);
+            let both = cx.terms.and2(&same, &fits);
+            assume.push(cx.terms.implies(&alias, &both));
+        }
+        let fresh = cx.terms.and(&distinct);
+        let kinds = fresh_kinds(cx.table, ty);
+        let options: Vec<Term> = kinds
+            .iter()
+            .map(|k| {
+                let i = heap.kind_index(k);
+                let ki = cx.terms.int(i);
+                cx.terms.eq(&class, &ki)
+            })
+            .collect();
+        let class_ok = cx.terms.or(&options);
+        assume.push(cx.terms.implies(&fresh, &class_ok));
+        let cut = (heap.syms.len() as u32 >= cx.config.bounds.max_objects).then(|| fresh.clone());
+        heap.syms.push(Sym {
+            name: name.to_string(),
+            var,
+            declared: ty.clone(),
+            class,
+            fields: BTreeMap::new(),
+            initial: BTreeMap::new(),
+        });
+        (heap.syms.len() - 1, assume, cut)
+    }
+
+    /// The static type of the pseudo-field `key` of symbol `i`, for fresh values.
+    fn key_type(cx: &Ctx<'_>, heap: &PoseHeap, i: usize, key: Key) -> Result<JType> {
+        let s = heap.syms.get(i).ok_or_else(|| internal("unknown symbol"))?;
+        Ok(match key {
+            Key::Field(f) => cx.table.field(f).ty.clone(),
+            Key::Length => JType::Int,
+            Key::Elems | Key::Elem(_) => match &s.declared {
+                JType::Array(e) => (**e).clone(),
+                _ => JType::object(),
+            },
+        })
+    }
+
+    /// Whether symbol `j` may denote an object that has `key` (for the alias set).
+    fn may_have(cx: &Ctx<'_>, s: &Sym, key: Key) -> bool {
+        match key {
+            Key::Field(f) => {
+                let owner = JType::Class(cx.table.class(cx.table.field(f).owner).name.clone());
+                cx.table.is_assignable(&s.declared, &owner) || cx.table.is_assignable(&owner, &s.declared)
+            }
+            _ => matches!(s.declared, JType::Array(_)) || s.declared == JType::object(),
+        }
+    }
+
+    /// `H(Y)(key)`, initializing it (rule Getfield r2) when it was never read.
+    fn read(cx: &mut Ctx<'_>, heap: PoseHeap, i: usize, key: Key) -> Result<Read> {
+        let s = heap.syms.get(i).ok_or_else(|| internal("unknown symbol"))?;
+        if let Some(v) = s.fields.get(&key).cloned() {
+            return Ok((heap, v, Vec::new(), None));
+        }
+        let mut h = heap;
+        let ty = Pose::key_type(cx, &h, i, key)?;
+        let name = h.syms[i].name.clone();
+        let label = match key {
+            Key::Field(f) => format!("{name}.{}", cx.table.field(f).name),
+            Key::Length => format!("{name}.length"),
+            Key::Elems => format!("{name}[]"),
+            Key::Elem(k) => format!("{name}[{k}]"),
+        };
+        let mut assume = Vec::new();
+        let mut cut = None;
+        let z: Value<Term> = match key {
+            Key::Elems => Value::Int(cx.terms.var(&label, Sort::Array(32, elem_width(&ty)))),
+            _ if ty.is_reference() => {
+                let (j, a, c) = Pose::new_sym(cx, &mut h, &label, &ty);
+                assume = a;
+                cut = c;
+                Value::Ref(h.syms[j].var.clone())
+            }
+            _ => {
+                let (v, a) = super::objects::fresh_prim::<Term>(cx.terms, &ty, &label);
+                assume = a;
+                if key == Key::Length
+                    && let Some(t) = v.term()
+                {
+                    let zero = cx.terms.int(0);
+                    assume.push(cx.terms.sle(&zero, t));
+                }
+                v
+            }
+        };
+        // assume(H, Y, f, Z): the value of an initialized alias, or Z.
+        let y = h.syms[i].var.clone();
+        let mut v = z.clone();
+        for j in (0..h.syms.len()).rev() {
+            if j == i || !Pose::may_have(cx, &h.syms[j], key) {
+                continue;
+            }
+            let Some(other) = h.syms[j].fields.get(&key).cloned() else { continue };
+            let eq = cx.terms.eq(&y, &h.syms[j].var);
+            v = ite_value(cx, &eq, &other, &v)?;
+        }
+        h.seq += 1;
+        let seq = h.seq;
+        let s = &mut h.syms[i];
+        s.fields.insert(key, v.clone());
+        s.initial.insert(key, (z, seq));
+        Ok((h, v, assume, cut))
+    }
+
+    /// Writes `v` to `Y.key` under guard `g` (`None`: unconditionally) and updates every
+    /// other symbol's `key` to the new value when it aliases `Y`.
+    fn write(cx: &mut Ctx<'_>, heap: PoseHeap, i: usize, key: Key, g: Option<&Term>, v: &Value<Term>) -> Result<Read> {
+        let (mut h, new, assume, cut) = match g {
+            None => (heap, v.clone(), Vec::new(), None),
+            Some(g) => {
+                let (h, old, a, c) = Pose::read(cx, heap, i, key)?;
+                let new = ite_value(cx, g, v, &old)?;
+                (h, new, a, c)
+            }
+        };
+        let y = h.syms[i].var.clone();
+        for j in 0..h.syms.len() {
+            if j == i || !Pose::may_have(cx, &h.syms[j], key) {
+                continue;
+            }
+            let Some(old) = h.syms[j].fields.get(&key).cloned() else { continue };
+            let eq = cx.terms.eq(&y, &h.syms[j].var);
+            let c = match g {
+                Some(g) => cx.terms.and2(g, &eq),
+                None => eq,
+            };
+            let upd = ite_value(cx, &c, v, &old)?;
+            h.syms[j].fields.insert(key, upd);
+        }
+        h.syms[i].fields.insert(key, new.clone());
+        Ok((h, new, assume, cut))
+    }
+
+    /// Reads `key` through every leaf of `r`, combining the values with the leaf guards.
+    fn read_ref(
+        cx: &mut Ctx<'_>,
+        heap: &PoseHeap,
+        r: &Term,
+        key: Key,
+        alloc_read: impl Fn(&mut Ctx<'_>, &Alloc) -> Result<Value<Term>>,
+    ) -> Result<Vec<Alt<PoseHeap, Value<Term>>>> {
+        let leaves = heap.leaves(cx, r)?;
+        let mut h = heap.clone();
+        let mut assume = Vec::new();
+        let mut cuts = Vec::new();
+        let mut vals: Vec<(Term, Value<Term>)> = Vec::new();
+        for (g, leaf) in leaves {
+            let v = match leaf {
+                Leaf::Null => continue,
+                Leaf::Alloc(a) => alloc_read(cx, h.allocs.get(a).ok_or_else(|| internal("unknown allocation"))?)?,
+                Leaf::Sym(i) => {
+                    let (h2, v, mut a, c) = Pose::read(cx, h, i, key)?;
+                    h = h2;
+                    assume.append(&mut a);
+                    if let Some(c) = c {
+                        cuts.push(cx.terms.and2(&g, &c));
+                    }
+                    v
+                }
+            };
+            vals.push((g, v));
+        }
+        let mut it = vals.into_iter().rev();
+        let Some((_, mut v)) = it.next() else { return Err(internal("a read through null")) };
+        for (g, x) in it {
+            v = ite_value(cx, &g, &x, &v)?;
+        }
+        let cut = (!cuts.is_empty()).then(|| cx.terms.or(&cuts));
+        Ok(with_cut(cx, h, assume, cut, v))
+    }
+
+    /// Writes through every leaf of `r` (unconditionally when there is only one).
+    fn write_ref(
+        cx: &mut Ctx<'_>,
+        heap: &PoseHeap,
+        r: &Term,
+        key: Key,
+        v: &Value<Term>,
+        alloc_write: impl Fn(&mut Ctx<'_>, &mut Alloc, Option<&Term>, &Value<Term>) -> Result<()>,
+    ) -> Result<Vec<Alt<PoseHeap, ()>>> {
+        let leaves: Vec<(Term, Leaf)> = heap.leaves(cx, r)?.into_iter().filter(|(_, l)| *l != Leaf::Null).collect();
+        let single = leaves.len() == 1;
+        let mut h = heap.clone();
+        let mut assume = Vec::new();
+        let mut cuts = Vec::new();
+        for (g, leaf) in leaves {
+            let guard = if single { None } else { Some(&g) };
+            match leaf {
+                Leaf::Null => {}
+                Leaf::Alloc(a) => {
+                    let obj = h.allocs.get_mut(a).ok_or_else(|| internal("unknown allocation"))?;
+                    alloc_write(cx, obj, guard, v)?;
+                }
+                Leaf::Sym(i) => {
+                    let (h2, _, mut a, c) = Pose::write(cx, h, i, key, guard, v)?;
+                    h = h2;
+                    assume.append(&mut a);
+                    if let Some(c) = c {
+                        cuts.push(cx.terms.and2(&g, &c));
+                    }
+                }
+            }
+        }
+        let cut = (!cuts.is_empty()).then(|| cx.terms.or(&cuts));
+        Ok(with_cut(cx, h, assume, cut, ()))
+    }
+}
+
+/// `c ? a : b` over values of the same kind.
+fn ite_value(cx: &mut Ctx<'_>, c: &Term, a: &Value<Term>, b: &Value<Term>) -> Result<Value<Term>> {
+    Ok(match (a, b) {
+        (Value::Int(x), Value::Int(y)) => Value::Int(cx.terms.ite(c, x, y)),
+        (Value::Long(x), Value::Long(y)) => Value::Long(cx.terms.ite(c, x, y)),
+        (Value::Ref(x), Value::Ref(y)) => Value::Ref(cx.terms.ite(c, x, y)),
+        _ => return Err(internal("mixed value kinds")),
+    })
+}
+
+/// Alternatives of an operation: with a cut guard, the cut side and the rest.
+fn with_cut<T: Clone>(
+    cx: &mut Ctx<'_>,
+    heap: PoseHeap,
+    assume: Vec<Term>,
+    cut: Option<Term>,
+    v: T,
+) -> Vec<Alt<PoseHeap, T>> {
+    match cut {
+        None => vec![Alt { heap, assume, value: v, cut: None }],
+        Some(g) => {
+            let mut a1 = assume.clone();
+            a1.push(g.clone());
+            let mut a2 = assume;
+            a2.push(cx.terms.not(&g));
+            let why = format!("max-objects ({})", cx.config.bounds.max_objects);
+            vec![
+                Alt { heap: heap.clone(), assume: a1, value: v.clone(), cut: Some(why) },
+                Alt { heap, assume: a2, value: v, cut: None },
+            ]
+        }
+    }
+}
+
+impl HeapStrategy for Pose {
+    type Ref = Term;
+    type Heap = PoseHeap;
+
+    fn name(&self) -> &'static str {
+        "pose"
+    }
+
+    fn new_heap(&self, _cx: &mut Ctx<'_>) -> PoseHeap {
+        PoseHeap::default()
+    }
+
+    fn null(&self, cx: &mut Ctx<'_>) -> Term {
+        cx.terms.int(0)
+    }
+
+    fn input(
+        &self,
+        cx: &mut Ctx<'_>,
+        heap: &mut PoseHeap,
+        name: &str,
+        ty: &JType,
+        receiver: bool,
+    ) -> Result<(Term, Vec<Term>)> {
+        let (i, mut assume, cut) = Pose::new_sym(cx, heap, name, ty);
+        let s = heap.syms[i].clone();
+        if receiver {
+            let zero = cx.terms.int(0);
+            assume.push(cx.terms.ne(&s.var, &zero));
+        }
+        if let Some(c) = cut {
+            assume.push(cx.terms.not(&c));
+        }
+        Ok((s.var, assume))
+    }
+
+    fn alloc(&self, cx: &mut Ctx<'_>, heap: &mut PoseHeap, kind: ObjKind, len: Option<Term>) -> Term {
+        let fields = fields_of(cx.table, &kind)
+            .into_iter()
+            .map(|f| {
+                let zero = cx.terms.int(0);
+                (f, super::objects::default_value(cx.terms, &cx.table.field(f).ty, zero))
+            })
+            .collect();
+        let prims = match &kind {
+            ObjKind::Array(e) if !e.is_reference() => Some(PrimElems::new(None, elem_width(e))),
+            _ => None,
+        };
+        let name = format!("new{}", heap.allocs.len() + 1);
+        heap.allocs.push(Alloc { kind, name, fields, len, prims, refs: BTreeMap::new() });
+        cx.terms.int((ALLOC_BASE + heap.allocs.len() as i64 - 1) as i32)
+    }
+
+    fn null_split(&self, cx: &mut Ctx<'_>, heap: &PoseHeap, r: &Term) -> Result<Vec<Alt<PoseHeap, Nullness>>> {
+        let zero = cx.terms.int(0);
+        let is_null = cx.terms.eq(r, &zero);
+        Ok(match is_null.as_bool() {
+            Some(true) => vec![Alt::plain(heap.clone(), Nullness::Null)],
+            Some(false) => vec![Alt::plain(heap.clone(), Nullness::NonNull)],
+            None => {
+                let not = cx.terms.not(&is_null);
+                vec![
+                    Alt { heap: heap.clone(), assume: vec![is_null], value: Nullness::Null, cut: None },
+                    Alt { heap: heap.clone(), assume: vec![not], value: Nullness::NonNull, cut: None },
+                ]
+            }
+        })
+    }
+
+    fn ref_eq(&self, cx: &mut Ctx<'_>, heap: &PoseHeap, a: &Term, b: &Term) -> Result<Vec<Alt<PoseHeap, Test>>> {
+        let c = cx.terms.eq(&a, &b);
+        let t = match c.as_bool() {
+            Some(x) => Test::Known(x),
+            None => Test::Cond(c),
+        };
+        Ok(vec![Alt::plain(heap.clone(), t)])
+    }
+
+    fn classes(&self, cx: &mut Ctx<'_>, heap: &PoseHeap, r: &Term) -> Result<Vec<Alt<PoseHeap, Vec<(ObjKind, Term)>>>> {
+        let mut groups: Vec<(ObjKind, Vec<Term>)> = Vec::new();
+        let mut add = |k: ObjKind, g: Term| match groups.iter_mut().find(|(x, _)| *x == k) {
+            Some((_, gs)) => gs.push(g),
+            None => groups.push((k, vec![g])),
+        };
+        for (g, leaf) in heap.leaves(cx, r)? {
+            match leaf {
+                Leaf::Null => {}
+                Leaf::Alloc(a) => {
+                    add(heap.allocs.get(a).ok_or_else(|| internal("unknown allocation"))?.kind.clone(), g)
+                }
+                Leaf::Sym(i) => {
+                    let s = &heap.syms[i];
+                    for (k, kind) in heap.kinds.iter().enumerate() {
+                        if !compatible(cx.table, kind, &s.declared) {
+                            continue;
+                        }
+                        let ki = cx.terms.int(k as i32);
+                        let is = cx.terms.eq(&s.class, &ki);
+                        add(kind.clone(), cx.terms.and2(&g, &is));
+                    }
+                }
+            }
+        }
+        let out = groups.into_iter().map(|(k, gs)| (k, cx.terms.or(&gs))).collect();
+        Ok(vec![Alt::plain(heap.clone(), out)])
+    }
+
+    fn get_field(
+        &self,
+        cx: &mut Ctx<'_>,
+        heap: &PoseHeap,
+        r: &Term,
+        f: FieldId,
+    ) -> Result<Vec<Alt<PoseHeap, Value<Term>>>> {
+        Pose::read_ref(cx, heap, r, Key::Field(f), |cx, a| {
+            a.fields.get(&f).cloned().map_or_else(
+                || {
+                    let zero = cx.terms.int(0);
+                    Ok(super::objects::default_value(cx.terms, &cx.table.field(f).ty, zero))
+                },
+                Ok,
+            )
+        })
+    }
+
+    fn put_field(
+        &self,
+        cx: &mut Ctx<'_>,
+        heap: &PoseHeap,
+        r: &Term,
+        f: FieldId,
+        v: Value<Term>,
+    ) -> Result<Vec<Alt<PoseHeap, ()>>> {
+        Pose::write_ref(cx, heap, r, Key::Field(f), &v, |cx, a, g, v| {
+            let new = match (g, a.fields.get(&f)) {
+                (Some(g), Some(old)) => ite_value(cx, g, v, old)?,
+                _ => v.clone(),
+            };
+            a.fields.insert(f, new);
+            Ok(())
+        })
+    }
+
+    fn get_static(&self, cx: &mut Ctx<'_>, heap: &PoseHeap, f: FieldId) -> Result<Vec<Alt<PoseHeap, Value<Term>>>> {
+        if let Some(v) = heap.statics.get(&f) {
+            return Ok(vec![Alt::plain(heap.clone(), v.clone())]);
+        }
+        let field = cx.table.field(f).clone();
+        let zero = cx.terms.int(0);
+        if !cx.config.symbolic_statics {
+            return Ok(vec![Alt::plain(heap.clone(), super::objects::default_value(cx.terms, &field.ty, zero))]);
+        }
+        let label = format!("{}.{}", cx.table.class(field.owner).java_name(), field.name);
+        let mut h = heap.clone();
+        let (v, assume, cut) = if field.ty.is_reference() {
+            let (i, a, c) = Pose::new_sym(cx, &mut h, &label, &field.ty);
+            (Value::Ref(h.syms[i].var.clone()), a, c)
+        } else {
+            let (v, a) = super::objects::fresh_prim::<Term>(cx.terms, &field.ty, &label);
+            (v, a, None)
+        };
+        h.statics.insert(f, v.clone());
+        h.statics_initial.insert(f, v.clone());
+        Ok(with_cut(cx, h, assume, cut, v))
+    }
+
+    fn put_static(&self, _cx: &mut Ctx<'_>, heap: &PoseHeap, f: FieldId, v: Value<Term>) -> Result<PoseHeap> {
+        let mut h = heap.clone();
+        h.statics.insert(f, v);
+        Ok(h)
+    }
+
+    fn array_length(&self, cx: &mut Ctx<'_>, heap: &PoseHeap, r: &Term) -> Result<Vec<Alt<PoseHeap, Term>>> {
+        let alts = Pose::read_ref(cx, heap, r, Key::Length, |cx, a| {
+            Ok(Value::Int(a.len.clone().unwrap_or_else(|| cx.terms.int(0))))
+        })?;
+        Ok(alts
+            .into_iter()
+            .map(|a| {
+                let len = a.value.term().cloned().unwrap_or_else(|| cx.terms.int(0));
+                Alt { heap: a.heap, assume: a.assume, value: len, cut: a.cut }
+            })
+            .collect())
+    }
+
+    fn array_load(
+        &self,
+        cx: &mut Ctx<'_>,
+        heap: &PoseHeap,
+        r: &Term,
+        idx: &Term,
+    ) -> Result<Vec<Alt<PoseHeap, Value<Term>>>> {
+        let elem = array_elem(cx, heap, r)?;
+        if !elem.is_reference() {
+            let long = elem == JType::Long;
+            let alts = Pose::read_ref(cx, heap, r, Key::Elems, |cx, a| {
+                let p = a.prims.as_ref().ok_or_else(|| internal("elements of a non-array"))?;
+                Ok(Value::Int(p.load(cx.terms, idx)))
+            })?;
+            // Symbols hold whole contents (array terms); allocations already gave elements.
+            return Ok(alts
+                .into_iter()
+                .map(|a| {
+                    let t = a.value.term().cloned().unwrap_or_else(|| cx.terms.int(0));
+                    let v = if matches!(t.sort(), Sort::Array(..)) { cx.terms.select(&t, idx) } else { t };
+                    let v = if long { Value::Long(v) } else { Value::Int(v) };
+                    Alt { heap: a.heap, assume: a.assume, value: v, cut: a.cut }
+                })
+                .collect());
+        }
+        let k = idx.as_i64().ok_or_else(|| internal("symbolic index into a reference array"))?;
+        Pose::read_ref(cx, heap, r, Key::Elem(k), |cx, a| {
+            Ok(Value::Ref(a.refs.get(&k).cloned().unwrap_or_else(|| cx.terms.int(0))))
+        })
+    }
+
+    fn array_store(
+        &self,
+        cx: &mut Ctx<'_>,
+        heap: &PoseHeap,
+        r: &Term,
+        idx: &Term,
+        v: Value<Term>,
+    ) -> Result<Vec<Alt<PoseHeap, ()>>> {
+        let elem = array_elem(cx, heap, r)?;
+        if elem.is_reference() {
+            let k = idx.as_i64().ok_or_else(|| internal("symbolic index into a reference array"))?;
+            return Pose::write_ref(cx, heap, r, Key::Elem(k), &v, |cx, a, g, v| {
+                let Value::Ref(nv) = v else { return Err(internal("array store of the wrong kind")) };
+                let new = match (g, a.refs.get(&k)) {
+                    (Some(g), Some(old)) => cx.terms.ite(g, nv, old),
+                    (Some(g), None) => {
+                        let zero = cx.terms.int(0);
+                        cx.terms.ite(g, nv, &zero)
+                    }
+                    _ => nv.clone(),
+                };
+                a.refs.insert(k, new);
+                Ok(())
+            });
+        }
+        // Primitive contents: symbols get `store(contents, idx, v)` as a (guarded) write of
+        // the whole contents; allocations log the (guarded) element write.
+        let Some(val) = v.term().cloned() else { return Err(internal("array store of the wrong kind")) };
+        let mut h = heap.clone();
+        let mut assume = Vec::new();
+        let leaves: Vec<(Term, Leaf)> = h.leaves(cx, r)?.into_iter().filter(|(_, l)| *l != Leaf::Null).collect();
+        let single = leaves.len() == 1;
+        let mut cuts = Vec::new();
+        for (g, leaf) in leaves {
+            match leaf {
+                Leaf::Null => {}
+                Leaf::Alloc(a) => {
+                    let obj = h.allocs.get_mut(a).ok_or_else(|| internal("unknown allocation"))?;
+                    let p = obj.prims.as_mut().ok_or_else(|| internal("store into a non-array"))?;
+                    let nv = if single {
+                        val.clone()
+                    } else {
+                        let old = p.load(cx.terms, idx);
+                        cx.terms.ite(&g, &val, &old)
+                    };
+                    p.store(idx.clone(), nv);
+                }
+                Leaf::Sym(i) => {
+                    let (h2, contents, mut a, c) = Pose::read(cx, h, i, Key::Elems)?;
+                    h = h2;
+                    assume.append(&mut a);
+                    if let Some(c) = c {
+                        cuts.push(cx.terms.and2(&g, &c));
+                    }
+                    let Value::Int(arr) = contents else { return Err(internal("array contents of the wrong kind")) };
+                    let stored = Value::Int(cx.terms.store(&arr, idx, &val));
+                    let guard = if single { None } else { Some(&g) };
+                    let (h2, _, mut a, _) = Pose::write(cx, h, i, Key::Elems, guard, &stored)?;
+                    h = h2;
+                    assume.append(&mut a);
+                }
+            }
+        }
+        let cut = (!cuts.is_empty()).then(|| cx.terms.or(&cuts));
+        Ok(with_cut(cx, h, assume, cut, ()))
+    }
+
+    fn concretize(
+        &self,
+        cx: &mut Ctx<'_>,
+        heap: &PoseHeap,
+        model: &Assignment,
+        values: &mut dyn FnMut(&[Term]) -> Option<Vec<Val>>,
+        args: &[Value<Term>],
+        ret: Option<&Value<Term>>,
+    ) -> Result<Concrete> {
+        super::pose_concrete::concretize(cx, heap, model, values, args, ret)
+    }
+
+    fn dot(&self, cx: &mut Ctx<'_>, heap: &PoseHeap) -> String {
+        super::pose_concrete::dot(cx, heap)
+    }
+}
+
+/// The element type of the arrays a reference may denote.
+fn array_elem(cx: &mut Ctx<'_>, heap: &PoseHeap, r: &Term) -> Result<JType> {
+    for (_, leaf) in heap.leaves(cx, r)? {
+        match leaf {
+            Leaf::Alloc(a) => {
+                if let Some(ObjKind::Array(e)) = heap.allocs.get(a).map(|x| &x.kind) {
+                    return Ok(e.clone());
+                }
+            }
+            Leaf::Sym(i) => {
+                if let JType::Array(e) = &heap.syms[i].declared {
+                    return Ok((**e).clone());
+                }
+            }
+            Leaf::Null => {}
+        }
+    }
+    Err(internal("an array access through a reference that is no array"))
+}
