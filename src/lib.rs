@@ -4,12 +4,16 @@
 //! [`classfile`] → [`lower`] → [`ir`] → `machine` (+ `heap`, `solver`) → traces → `report` / `junit`.
 
 pub mod classfile;
+pub mod cli;
 pub mod config;
 pub mod error;
 pub mod heap;
 pub mod ir;
 pub mod lower;
 pub mod machine;
+pub mod output;
+pub mod report;
+pub mod run;
 pub mod solver;
 pub mod term;
 

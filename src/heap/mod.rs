@@ -232,6 +232,12 @@ pub trait HeapStrategy {
 
     /// A human-readable description of the final heap (for `--dot`): Graphviz source.
     fn dot(&self, cx: &mut Ctx<'_>, heap: &Self::Heap) -> String;
+
+    /// Names of the values of heap choice symbols (`this.next = 2` means `this.next -> L1`),
+    /// for printing path conditions. Strategies without choice symbols have none.
+    fn choice_names(&self, _heap: &Self::Heap) -> std::collections::BTreeMap<std::rc::Rc<str>, Vec<String>> {
+        std::collections::BTreeMap::new()
+    }
 }
 
 /// Instance fields of an object kind that the machine tracks (all of a class's instance

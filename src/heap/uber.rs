@@ -665,6 +665,10 @@ impl HeapStrategy for Uber {
     fn dot(&self, cx: &mut Ctx<'_>, heap: &UberHeap) -> String {
         super::uber_concrete::dot(cx, heap)
     }
+
+    fn choice_names(&self, heap: &UberHeap) -> BTreeMap<Rc<str>, Vec<String>> {
+        heap.choices.clone()
+    }
 }
 
 impl Uber {

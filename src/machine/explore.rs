@@ -130,6 +130,29 @@ impl<'p, H: HeapStrategy, S: Solver> Machine<'p, H, S> {
         } else {
             None
         };
-        Ok(Trace { id, kind, value, exception, cut, path: st.path, pc: st.pc, concrete, unknown, notes: st.notes, dot })
+        let names = self.strategy.choice_names(&st.heap);
+        let namer = |var: &str, k: i64| -> Option<String> {
+            let n = names.get(var)?.get(usize::try_from(k).ok()?)?;
+            Some(format!("{var} -> {n}"))
+        };
+        let pc_text = if st.pc.is_empty() {
+            "true".to_string()
+        } else {
+            st.pc.iter().map(|t| t.render(Some(&namer))).collect::<Vec<_>>().join(" && ")
+        };
+        Ok(Trace {
+            id,
+            kind,
+            value,
+            exception,
+            cut,
+            path: st.path,
+            pc: st.pc,
+            pc_text,
+            concrete,
+            unknown,
+            notes: st.notes,
+            dot,
+        })
     }
 }

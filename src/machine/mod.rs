@@ -78,6 +78,8 @@ pub struct Trace {
     pub cut: Option<String>,
     pub path: Vec<Decision>,
     pub pc: Vec<Term>,
+    /// The path condition as text (heap choices named).
+    pub pc_text: String,
     /// The concrete input/output from a model of the path condition (`None` if the solver
     /// gave up on it).
     pub concrete: Option<Concrete>,

@@ -1,0 +1,11 @@
+package subjects;
+
+/** A square. */
+public class Square extends Shape {
+    int side;
+
+    @Override
+    public int area() {
+        return side * side;
+    }
+}

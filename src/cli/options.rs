@@ -1,0 +1,76 @@
+//! Flags shared by `run`, `compare` and `gen`: bounds and analysis options → [`Config`].
+
+use clap::Args;
+
+use crate::config::{self, Bounds, Config, SearchOrder, Strategy};
+use crate::{Error, Result};
+
+/// Exploration bounds and analysis options (the same for every strategy).
+#[derive(Debug, Clone, Args)]
+pub struct AnalysisArgs {
+    /// Maximum program decisions (branch outcomes, exception edges) per trace.
+    #[arg(long, default_value_t = config::DEFAULT_MAX_DEPTH)]
+    pub max_depth: u32,
+    /// Maximum input objects materialized per trace.
+    #[arg(long, default_value_t = config::DEFAULT_MAX_OBJECTS)]
+    pub max_objects: u32,
+    /// Maximum call depth.
+    #[arg(long, default_value_t = config::DEFAULT_MAX_CALLS)]
+    pub max_calls: u32,
+    /// Wall-clock budget per method and strategy, in seconds.
+    #[arg(long, default_value_t = config::DEFAULT_TIME_LIMIT_S)]
+    pub time_limit: u64,
+    /// Per-query solver timeout in milliseconds (a timeout is `unknown`, never `unsat`).
+    #[arg(long, default_value_t = config::DEFAULT_SOLVER_TIMEOUT_MS)]
+    pub solver_timeout: u32,
+    /// Treat static fields as symbolic inputs instead of running class initializers.
+    #[arg(long)]
+    pub symbolic_statics: bool,
+    /// Give calls to code that is not on the class path and not modelled a fresh symbolic result.
+    #[arg(long)]
+    pub havoc_unknown: bool,
+    /// Keep only inputs on which this boolean no-argument method of the receiver returns true.
+    #[arg(long, value_name = "METHOD")]
+    pub precondition: Option<String>,
+    /// Search order: dfs or bfs.
+    #[arg(long, default_value = "dfs", value_parser = ["dfs", "bfs"])]
+    pub search: String,
+}
+
+impl AnalysisArgs {
+    /// The configuration for one strategy.
+    pub fn config(&self, strategy: Strategy, check_models: bool) -> Config {
+        Config {
+            strategy,
+            bounds: Bounds {
+                max_depth: self.max_depth,
+                max_objects: self.max_objects,
+                max_calls: self.max_calls,
+                time_limit_s: self.time_limit,
+            },
+            search: if self.search == "bfs" { SearchOrder::Bfs } else { SearchOrder::Dfs },
+            symbolic_statics: self.symbolic_statics,
+            havoc_unknown: self.havoc_unknown,
+            check_models,
+            solver_timeout_ms: self.solver_timeout,
+            precondition: self.precondition.clone(),
+        }
+    }
+}
+
+/// Parses `lazy,uber` into strategies (an unknown name is a usage error).
+pub fn strategies(list: &str) -> Result<Vec<Strategy>> {
+    list.split(',')
+        .filter(|s| !s.is_empty())
+        .map(|s| {
+            Strategy::parse(s.trim())
+                .ok_or_else(|| Error::Usage(format!("unknown strategy `{s}`; use lazy, lazier, uber or pose")))
+        })
+        .collect()
+}
+
+/// Whether progress lines should go to stderr (only when it is a terminal).
+pub fn progress_enabled() -> bool {
+    use std::io::IsTerminal;
+    std::io::stderr().is_terminal()
+}

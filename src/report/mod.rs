@@ -1,0 +1,78 @@
+//! Reports of runs: counts, the text listing, stable JSON, comparison tables, heap pictures.
+
+pub mod json;
+pub mod table;
+pub mod text;
+
+use std::collections::BTreeSet;
+
+use serde::Serialize;
+
+use crate::config::{Bounds, Config};
+use crate::machine::{Decision, RunResult, TraceKind};
+
+/// The counts of one run, as every report shows them.
+#[derive(Debug, Clone, Serialize)]
+pub struct Summary {
+    pub method: String,
+    pub strategy: String,
+    pub bounds: Bounds,
+    pub traces: usize,
+    /// Distinct program paths.
+    pub paths: usize,
+    /// Traces ending in an uncaught exception.
+    pub exceptional: usize,
+    /// Traces cut by a bound.
+    pub cut: usize,
+    pub solver_queries: u64,
+    /// Queries answered by the model cache.
+    pub cache_hits: u64,
+    pub time_ms: u64,
+    pub peak_mb: f64,
+    /// States dropped because the precondition did not hold.
+    pub rejected: u64,
+    /// Traces on which the solver answered `unknown` at least once.
+    pub unknown: usize,
+}
+
+/// Counts a run.
+pub fn summarize(r: &RunResult, config: &Config, peak_mb: f64) -> Summary {
+    let paths: BTreeSet<&Vec<Decision>> = r.traces.iter().map(|t| &t.path).collect();
+    Summary {
+        method: r.method.clone(),
+        strategy: r.strategy.clone(),
+        bounds: config.bounds,
+        traces: r.traces.len(),
+        paths: paths.len(),
+        exceptional: r.traces.iter().filter(|t| t.kind == TraceKind::Exception).count(),
+        cut: r.traces.iter().filter(|t| t.kind == TraceKind::Cut).count(),
+        solver_queries: r.stats.solver.queries,
+        cache_hits: r.stats.solver.cache_hits,
+        time_ms: r.stats.time_ms,
+        peak_mb,
+        rejected: r.stats.rejected,
+        unknown: r.traces.iter().filter(|t| t.unknown).count(),
+    }
+}
+
+/// A program path as text: `@4:true @9:NullPointerException`.
+pub fn path_text(path: &[Decision]) -> String {
+    use crate::machine::Choice;
+    if path.is_empty() {
+        return "(no decisions)".into();
+    }
+    path.iter()
+        .map(|d| {
+            let c = match &d.choice {
+                Choice::Branch(b) => b.to_string(),
+                Choice::Case(Some(k)) => format!("case {k}"),
+                Choice::Case(None) => "default".into(),
+                Choice::Throw(e) => e.rsplit('.').next().unwrap_or(e).to_string(),
+                Choice::Dispatch(m) => format!("-> {m}"),
+                Choice::Index(i) => format!("index {i}"),
+            };
+            format!("@{}:{c}", d.pc)
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
+}

@@ -1,0 +1,88 @@
+//! Trace counts of the four heap strategies against the papers, and the invariants that
+//! must hold between them on every subject in javasrc/ (DESIGN.md §4).
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+use std::collections::BTreeSet;
+
+use uberlazy::config::{Config, Strategy};
+use uberlazy::lower::Program;
+use uberlazy::machine::{Decision, Options, RunResult, TraceKind};
+
+fn program(jar: &str, specs: &[&str], config: &Config) -> (Program, Vec<uberlazy::classfile::MethodId>) {
+    let mut p = uberlazy::run::load(jar).unwrap();
+    let specs: Vec<String> = specs.iter().map(|s| s.to_string()).collect();
+    let ms = uberlazy::run::methods(&p, &specs).unwrap();
+    uberlazy::run::prepare(&mut p, &ms, config).unwrap();
+    (p, ms)
+}
+
+fn run(jar: &str, spec: &str, strategy: Strategy) -> RunResult {
+    let config = Config { strategy, check_models: true, ..Config::default() };
+    let (p, ms) = program(jar, &[spec], &config);
+    uberlazy::run::analyze(&p, ms[0], &config, Options::default()).unwrap_or_else(|e| panic!("{spec} {strategy}: {e}"))
+}
+
+/// The POSE paper's table (§2) plus the NullPointerException traces the paper leaves out.
+#[test]
+fn paper_trace_counts() {
+    let table: [(&str, [usize; 4]); 4] = [
+        ("samples.Container#swap", [21, 3, 2, 2]),
+        ("samples.Triple#sum", [23, 23, 4, 4]),
+        ("samples.Chain#hasNull4", [21, 16, 6, 6]),
+        ("samples.Chain#hasNull10", [78, 67, 12, 12]),
+    ];
+    for (spec, expected) in table {
+        for (s, want) in Strategy::ALL.into_iter().zip(expected) {
+            let r = run("testdata/samples.jar", spec, s);
+            assert_eq!(r.traces.len(), want, "{spec} with {s}");
+        }
+    }
+}
+
+#[test]
+fn triple_sum_null_dereferences() {
+    let lazy = run("testdata/samples.jar", "samples.Triple#sum", Strategy::Lazy);
+    let npe = |r: &RunResult| {
+        r.traces.iter().filter(|t| t.exception.as_deref() == Some("java.lang.NullPointerException")).count()
+    };
+    assert_eq!(npe(&lazy), 8);
+    for s in [Strategy::Uber, Strategy::Pose] {
+        let r = run("testdata/samples.jar", "samples.Triple#sum", s);
+        assert_eq!(npe(&r), 3, "{s}");
+        assert_eq!(r.traces.iter().filter(|t| t.kind == TraceKind::Return).count(), 1, "{s}");
+    }
+}
+
+fn paths(r: &RunResult) -> BTreeSet<Vec<Decision>> {
+    r.traces.iter().map(|t| t.path.clone()).collect()
+}
+
+/// Every method of every subject: the same program paths for all strategies, one trace per
+/// path for uber and POSE, never fewer lazy traces than uber ones, and models that replay.
+#[test]
+fn strategies_agree_on_every_subject() {
+    for jar in ["testdata/samples.jar", "testdata/subjects.jar"] {
+        let p = uberlazy::run::load(jar).unwrap();
+        let mut specs = Vec::new();
+        for c in p.table.loaded_classes() {
+            for m in &c.methods {
+                let m = p.table.method(*m);
+                if m.has_code && !m.name.starts_with('<') {
+                    specs.push(format!("{}#{}{}", c.java_name(), m.name, m.desc));
+                }
+            }
+        }
+        assert!(!specs.is_empty(), "{jar} has no methods");
+        for spec in specs {
+            let results: Vec<RunResult> = Strategy::ALL.into_iter().map(|s| run(jar, &spec, s)).collect();
+            let reference = paths(&results[0]);
+            for r in &results {
+                assert_eq!(paths(r), reference, "{spec}: program paths of {} differ from lazy", r.strategy);
+            }
+            for r in &results[2..] {
+                assert_eq!(r.traces.len(), reference.len(), "{spec}: {} is not path-optimal", r.strategy);
+            }
+            assert!(results[0].traces.len() >= results[2].traces.len(), "{spec}: lazy has fewer traces than uber");
+        }
+    }
+}
