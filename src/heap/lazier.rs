@@ -9,7 +9,7 @@
 
 use super::lazy::{AbsSlot, LRef, Lazy, LazyHeap};
 use super::objects::{Slot, default_value, fresh_prim};
-use super::{Alt, Concrete, Ctx, HeapStrategy, Nullness, ObjKind, Test, Value};
+use super::{Alt, Concrete, Ctx, HeapStrategy, Nullness, ObjKind, Roots, Test, Value};
 use crate::classfile::{FieldId, JType};
 use crate::term::{Assignment, Term, Val};
 use crate::{Error, Result};
@@ -193,8 +193,7 @@ impl HeapStrategy for Lazier {
         }
         let name = format!("{}.{}", cx.table.class(field.owner).java_name(), field.name);
         Lazier::read_abstract(cx, heap.clone(), Slot::Uninit, &field.ty, &name, |h, v| {
-            h.statics.insert(f, Slot::Val(v.clone()));
-            h.statics_initial.insert(f, v);
+            h.statics.insert(f, Slot::Val(v));
             Ok(())
         })
     }
@@ -261,10 +260,9 @@ impl HeapStrategy for Lazier {
         heap: &LazyHeap,
         model: &Assignment,
         values: &mut dyn FnMut(&[Term]) -> Option<Vec<Val>>,
-        args: &[Value<LRef>],
-        ret: Option<&Value<LRef>>,
+        roots: Roots<'_, LRef>,
     ) -> Result<Concrete> {
-        Lazy.concretize(cx, heap, model, values, args, ret)
+        Lazy.concretize(cx, heap, model, values, roots)
     }
 
     fn dot(&self, cx: &mut Ctx<'_>, heap: &LazyHeap) -> String {

@@ -7,6 +7,7 @@
 //! first use (a comparison or a dereference; a copy is not a use). Primitive fields become
 //! fresh symbols. The resulting heap is concrete, so every later operation is exact.
 
+use super::Roots;
 use std::collections::BTreeMap;
 
 use super::objects::{Obj, ObjId, Slot, default_value, fresh_prim};
@@ -47,7 +48,6 @@ pub struct LazyHeap {
     /// Input objects in materialization order (the alias candidates).
     pub inputs: Vec<ObjId>,
     pub statics: BTreeMap<FieldId, Slot<LRef>>,
-    pub statics_initial: BTreeMap<FieldId, Value<LRef>>,
     /// Counters for stable names: `o1, o2, ...` for fresh inputs, `new1, ...` for allocations.
     pub fresh: u32,
     pub allocs: u32,
@@ -351,16 +351,12 @@ impl HeapStrategy for Lazy {
             None => Slot::Val(default_value(cx.terms, &field.ty, LRef::Null)),
         };
         let name = format!("{}.{}", cx.table.class(field.owner).java_name(), field.name);
-        let fresh_read = !heap.statics_initial.contains_key(&f) && !heap.statics.contains_key(&f);
         let mut alts = Lazy::read_slot(cx, heap.clone(), slot, &field.ty, &name, |h, v| {
             h.statics.insert(f, Slot::Val(v.clone()));
             Ok(())
         })?;
-        if fresh_read {
-            for a in &mut alts {
-                a.heap.statics_initial.insert(f, a.value.clone());
-                a.heap.statics.entry(f).or_insert_with(|| Slot::Val(a.value.clone()));
-            }
+        for a in &mut alts {
+            a.heap.statics.entry(f).or_insert_with(|| Slot::Val(a.value.clone()));
         }
         Ok(alts)
     }
@@ -467,10 +463,9 @@ impl HeapStrategy for Lazy {
         heap: &LazyHeap,
         model: &Assignment,
         values: &mut dyn FnMut(&[Term]) -> Option<Vec<Val>>,
-        args: &[Value<LRef>],
-        ret: Option<&Value<LRef>>,
+        roots: Roots<'_, LRef>,
     ) -> Result<Concrete> {
-        super::replay::concretize_graph(cx, heap, model, values, args, ret)
+        super::replay::concretize_graph(cx, heap, model, values, roots)
     }
 
     fn dot(&self, cx: &mut Ctx<'_>, heap: &LazyHeap) -> String {

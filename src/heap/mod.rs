@@ -96,6 +96,15 @@ impl<H, T> Alt<H, T> {
     }
 }
 
+/// What a concretization starts from: the entry's arguments, the static fields the run
+/// touched with their values when it first touched them, and the return value.
+#[derive(Debug, Clone, Copy)]
+pub struct Roots<'a, R> {
+    pub args: &'a [Value<R>],
+    pub statics: &'a [(FieldId, Value<R>)],
+    pub ret: Option<&'a Value<R>>,
+}
+
 /// Whether a dereferenced reference is null.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Nullness {
@@ -226,8 +235,7 @@ pub trait HeapStrategy {
         heap: &Self::Heap,
         model: &Assignment,
         values: &mut dyn FnMut(&[Term]) -> Option<Vec<Val>>,
-        args: &[Value<Self::Ref>],
-        ret: Option<&Value<Self::Ref>>,
+        roots: Roots<'_, Self::Ref>,
     ) -> Result<Concrete>;
 
     /// A human-readable description of the final heap (for `--dot`): Graphviz source.

@@ -11,6 +11,7 @@
 //! aliasing respects types: a fresh object has its declared class, an alias shares the
 //! class of what it aliases, which must fit the alias's declared type.
 
+use super::Roots;
 use std::collections::BTreeMap;
 
 use super::objects::{PrimElems, elem_width};
@@ -70,7 +71,6 @@ pub struct PoseHeap {
     /// Classes a symbol's class variable ranges over.
     pub kinds: Vec<ObjKind>,
     pub statics: BTreeMap<FieldId, Value<Term>>,
-    pub statics_initial: BTreeMap<FieldId, Value<Term>>,
     pub seq: u32,
 }
 
@@ -578,7 +578,6 @@ impl HeapStrategy for Pose {
             (v, a, None)
         };
         h.statics.insert(f, v.clone());
-        h.statics_initial.insert(f, v.clone());
         Ok(with_cut(cx, h, assume, cut, v))
     }
 
@@ -705,10 +704,9 @@ impl HeapStrategy for Pose {
         heap: &PoseHeap,
         model: &Assignment,
         values: &mut dyn FnMut(&[Term]) -> Option<Vec<Val>>,
-        args: &[Value<Term>],
-        ret: Option<&Value<Term>>,
+        roots: Roots<'_, Term>,
     ) -> Result<Concrete> {
-        super::pose_concrete::concretize(cx, heap, model, values, args, ret)
+        super::pose_concrete::concretize(cx, heap, model, values, roots)
     }
 
     fn dot(&self, cx: &mut Ctx<'_>, heap: &PoseHeap) -> String {

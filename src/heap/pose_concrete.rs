@@ -1,5 +1,6 @@
 //! The POSE heap under a model: symbols with equal values are one object.
 
+use super::Roots;
 use std::collections::BTreeMap;
 
 use super::concrete::default_of;
@@ -43,8 +44,7 @@ pub fn concretize(
     heap: &PoseHeap,
     model: &Assignment,
     values: &mut dyn FnMut(&[Term]) -> Option<Vec<Val>>,
-    args: &[Value<Term>],
-    ret: Option<&Value<Term>>,
+    roots: Roots<'_, Term>,
 ) -> Result<Concrete> {
     let mut n = Numbers { model, values };
     // Group symbols by value: each non-null value is one input object.
@@ -142,15 +142,18 @@ pub fn concretize(
         });
     }
     let mut statics_before = BTreeMap::new();
-    for (f, v) in &heap.statics_initial {
-        statics_before.insert(*f, os.value(v)?);
-    }
     let mut statics_after = BTreeMap::new();
-    for (f, v) in &heap.statics {
-        statics_after.insert(*f, os.value(v)?);
+    for (f, v) in roots.statics {
+        let b = os.value(v)?;
+        let a = match heap.statics.get(f) {
+            Some(now) => os.value(now)?,
+            None => b.clone(),
+        };
+        statics_before.insert(*f, b);
+        statics_after.insert(*f, a);
     }
-    let args = args.iter().map(|a| os.value(a)).collect::<Result<Vec<_>>>()?;
-    let ret = ret.map(|r| os.value(r)).transpose()?;
+    let args = roots.args.iter().map(|a| os.value(a)).collect::<Result<Vec<_>>>()?;
+    let ret = roots.ret.map(|r| os.value(r)).transpose()?;
     Ok(Concrete { objects, args, statics_before, statics_after, ret })
 }
 

@@ -1,5 +1,6 @@
 //! Object graphs of the lazy family: concretizing them, drawing them, rebuilding them for replay.
 
+use super::Roots;
 use std::collections::BTreeMap;
 
 use super::concrete::default_of;
@@ -96,8 +97,7 @@ pub fn concretize_graph(
     heap: &LazyHeap,
     model: &Assignment,
     values: &mut dyn FnMut(&[Term]) -> Option<Vec<Val>>,
-    args: &[Value<LRef>],
-    ret: Option<&Value<LRef>>,
+    roots: Roots<'_, LRef>,
 ) -> Result<Concrete> {
     let mut n = Numbers { model, values };
     let mut g = GraphMap { heap, extra: BTreeMap::new(), extra_objs: Vec::new() };
@@ -132,17 +132,18 @@ pub fn concretize_graph(
         });
     }
     let mut statics_before = BTreeMap::new();
-    for (f, v) in &heap.statics_initial {
-        statics_before.insert(*f, g.value(cx, &mut n, v)?);
-    }
     let mut statics_after = BTreeMap::new();
-    for (f, s) in &heap.statics {
-        if let Slot::Val(v) = s {
-            statics_after.insert(*f, g.value(cx, &mut n, v)?);
-        }
+    for (f, v) in roots.statics {
+        let b = g.value(cx, &mut n, v)?;
+        let a = match heap.statics.get(f) {
+            Some(Slot::Val(now)) => g.value(cx, &mut n, now)?,
+            _ => b.clone(),
+        };
+        statics_before.insert(*f, b);
+        statics_after.insert(*f, a);
     }
-    let args = args.iter().map(|a| g.value(cx, &mut n, a)).collect::<Result<Vec<_>>>()?;
-    let ret = ret.map(|r| g.value(cx, &mut n, r)).transpose()?;
+    let args = roots.args.iter().map(|a| g.value(cx, &mut n, a)).collect::<Result<Vec<_>>>()?;
+    let ret = roots.ret.map(|r| g.value(cx, &mut n, r)).transpose()?;
     objects.append(&mut g.extra_objs);
     Ok(Concrete { objects, args, statics_before, statics_after, ret })
 }
@@ -315,8 +316,7 @@ pub fn build(cx: &mut Ctx<'_>, input: &Concrete) -> (LazyHeap, Vec<Value<LRef>>)
     }
     for (f, v) in &input.statics_before {
         let v = to_value(cx, v);
-        heap.statics.insert(*f, Slot::Val(v.clone()));
-        heap.statics_initial.insert(*f, v);
+        heap.statics.insert(*f, Slot::Val(v));
     }
     let args = input.args.iter().map(|a| to_value(cx, a)).collect();
     (heap, args)

@@ -11,6 +11,7 @@
 //! null/non-null of a dereference. Pairs whose guard is contradictory are pruned as they
 //! are built (the term constructors detect `c = k1 ∧ c = k2` and `x ∧ ¬x`).
 
+use super::Roots;
 use std::collections::BTreeMap;
 use std::rc::Rc;
 
@@ -81,7 +82,6 @@ pub struct UberHeap {
     /// Input locations in creation order: the alias candidates of later initializations.
     pub inputs: Vec<LocId>,
     pub statics: BTreeMap<FieldId, Value<RefId>>,
-    pub statics_initial: BTreeMap<FieldId, Value<RefId>>,
     /// For each choice symbol, the name of each of its values (`null`, `this`, `L3`).
     pub choices: BTreeMap<Rc<str>, Vec<String>>,
     pub allocs: u32,
@@ -373,7 +373,6 @@ impl HeapStrategy for Uber {
             locs: Vec::new(),
             inputs: Vec::new(),
             statics: BTreeMap::new(),
-            statics_initial: BTreeMap::new(),
             choices: BTreeMap::new(),
             allocs: 0,
         }
@@ -573,16 +572,11 @@ impl HeapStrategy for Uber {
             (h, v, None)
         };
         h.statics.insert(f, v.clone());
-        h.statics_initial.insert(f, v.clone());
         Ok(Uber::with_cut(cx, h, assume, cut, v))
     }
 
     fn put_static(&self, _cx: &mut Ctx<'_>, heap: &UberHeap, f: FieldId, v: Value<RefId>) -> Result<UberHeap> {
         let mut h = heap.clone();
-        if !h.statics.contains_key(&f) {
-            // Mark the static as known so that a later read does not treat it as an input.
-            h.statics_initial.entry(f).or_insert_with(|| v.clone());
-        }
         h.statics.insert(f, v);
         Ok(h)
     }
@@ -656,10 +650,9 @@ impl HeapStrategy for Uber {
         heap: &UberHeap,
         model: &Assignment,
         values: &mut dyn FnMut(&[Term]) -> Option<Vec<Val>>,
-        args: &[Value<RefId>],
-        ret: Option<&Value<RefId>>,
+        roots: Roots<'_, RefId>,
     ) -> Result<Concrete> {
-        super::uber_concrete::concretize(cx, heap, model, values, args, ret)
+        super::uber_concrete::concretize(cx, heap, model, values, roots)
     }
 
     fn dot(&self, cx: &mut Ctx<'_>, heap: &UberHeap) -> String {

@@ -1,5 +1,6 @@
 //! The uber-lazy heap under a model: the concrete input heap it stands for, and its picture.
 
+use super::Roots;
 use std::collections::BTreeMap;
 
 use super::concrete::default_of;
@@ -45,8 +46,7 @@ pub fn concretize(
     heap: &UberHeap,
     model: &Assignment,
     values: &mut dyn FnMut(&[Term]) -> Option<Vec<Val>>,
-    args: &[Value<RefId>],
-    ret: Option<&Value<RefId>>,
+    roots: Roots<'_, RefId>,
 ) -> Result<Concrete> {
     // Existing input locations first (creation order), then allocated ones.
     let mut order: Vec<LocId> = Vec::new();
@@ -93,15 +93,18 @@ pub fn concretize(
         });
     }
     let mut statics_before = BTreeMap::new();
-    for (f, v) in &heap.statics_initial {
-        statics_before.insert(*f, rs.value(v)?);
-    }
     let mut statics_after = BTreeMap::new();
-    for (f, v) in &heap.statics {
-        statics_after.insert(*f, rs.value(v)?);
+    for (f, v) in roots.statics {
+        let b = rs.value(v)?;
+        let a = match heap.statics.get(f) {
+            Some(now) => rs.value(now)?,
+            None => b.clone(),
+        };
+        statics_before.insert(*f, b);
+        statics_after.insert(*f, a);
     }
-    let args = args.iter().map(|a| rs.value(a)).collect::<Result<Vec<_>>>()?;
-    let ret = ret.map(|r| rs.value(r)).transpose()?;
+    let args = roots.args.iter().map(|a| rs.value(a)).collect::<Result<Vec<_>>>()?;
+    let ret = roots.ret.map(|r| rs.value(r)).transpose()?;
     Ok(Concrete { objects, args, statics_before, statics_after, ret })
 }
 

@@ -8,7 +8,7 @@ use super::{Machine, Options, Outcome, RunResult, Stats, Trace, TraceKind};
 use crate::Result;
 use crate::classfile::MethodId;
 use crate::config::Config;
-use crate::heap::{Ctx, HeapStrategy, Value};
+use crate::heap::{Ctx, HeapStrategy, Roots, Value};
 use crate::lower::Program;
 use crate::solver::{SatResult, Solver};
 use crate::term::{Term, TermPool};
@@ -116,7 +116,8 @@ impl<'p, H: HeapStrategy, S: Solver> Machine<'p, H, S> {
                 let solver = &mut self.solver;
                 let mut values = |ts: &[Term]| solver.eval(ts);
                 let cx = &mut Ctx { table: &self.program.table, terms: &mut self.terms, config: self.config };
-                Some(self.strategy.concretize(cx, &st.heap, &model, &mut values, &st.args, ret.as_ref())?)
+                let roots = Roots { args: &st.args, statics: &st.statics, ret: ret.as_ref() };
+                Some(self.strategy.concretize(cx, &st.heap, &model, &mut values, roots)?)
             }
             SatResult::Unknown(_) => {
                 unknown = true;

@@ -69,6 +69,7 @@ impl<H: HeapStrategy, S: Solver> Machine<'_, H, S> {
             path: Vec::new(),
             initialized: BTreeSet::new(),
             args: args.clone(),
+            statics: Vec::new(),
             notes: Vec::new(),
             unknown: false,
             steps: 0,

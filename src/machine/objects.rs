@@ -62,7 +62,19 @@ impl<H: HeapStrategy, S: Solver> Machine<'_, H, S> {
             Err(pushed) => return Ok(vec![pushed]),
         };
         let alts = self.strategy.get_static(cx!(self), &st.heap, fid)?;
-        self.each(st, alts, |m, s, v| Ok(vec![m.produce(s, dst, v)]))
+        self.each(st, alts, |m, s, v| {
+            let mut s = s;
+            m.note_static(&mut s, fid, &v);
+            Ok(vec![m.produce(s, dst, v)])
+        })
+    }
+
+    /// Remembers a static's value at the run's first touch of it (outside initializers).
+    fn note_static(&self, st: &mut State<H>, f: FieldId, v: &Value<H::Ref>) {
+        let in_init = st.top().is_some_and(|fr| fr.kind == super::state::FrameKind::ClassInit);
+        if !in_init && !st.statics.iter().any(|(g, _)| *g == f) {
+            st.statics.push((f, v.clone()));
+        }
     }
 
     pub(super) fn put_static(&mut self, st: State<H>, f: &FieldRef, v: &Operand) -> Result<Vec<Next<H>>> {
@@ -74,9 +86,31 @@ impl<H: HeapStrategy, S: Solver> Machine<'_, H, S> {
         };
         let v = self.operand(&mut st, v)?;
         let v = self.narrow_to(&f.ty, v);
-        st.heap = self.strategy.put_static(cx!(self), &st.heap, fid, v)?;
-        st.advance();
-        Ok(vec![Next::Run(st)])
+        let in_init = st.top().is_some_and(|fr| fr.kind == super::state::FrameKind::ClassInit);
+        let states = if in_init || st.statics.iter().any(|(g, _)| *g == fid) {
+            vec![st]
+        } else {
+            // The value before the first write is part of the input the test must set.
+            let alts = self.strategy.get_static(cx!(self), &st.heap, fid)?;
+            let mut out = Vec::new();
+            for f in self.fork(st, alts) {
+                match f {
+                    Forked::Live(mut s, old) => {
+                        self.note_static(&mut s, fid, &old);
+                        out.push(s);
+                    }
+                    Forked::Cut(s, why) => return Ok(vec![Next::Done(s, super::Outcome::Cut(why))]),
+                }
+            }
+            out
+        };
+        let mut next = Vec::new();
+        for mut s in states {
+            s.heap = self.strategy.put_static(cx!(self), &s.heap, fid, v.clone())?;
+            s.advance();
+            next.push(Next::Run(s));
+        }
+        Ok(next)
     }
 
     pub(super) fn new_object(&mut self, st: State<H>, dst: Option<LocalId>, c: ClassId) -> Result<Vec<Next<H>>> {

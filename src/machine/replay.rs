@@ -62,6 +62,7 @@ pub fn replay<S: Solver>(
         path: Vec::new(),
         initialized: BTreeSet::new(),
         args,
+        statics: Vec::new(),
         notes: Vec::new(),
         unknown: false,
         steps: 0,

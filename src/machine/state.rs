@@ -92,6 +92,9 @@ pub struct State<H: HeapStrategy> {
     pub initialized: BTreeSet<ClassId>,
     /// The entry method's arguments (receiver first), for reports and test generation.
     pub args: Vec<Value<H::Ref>>,
+    /// Each static field the run touched outside class initializers, with its value at
+    /// that first touch (the value a test must set before the call).
+    pub statics: Vec<(crate::classfile::FieldId, Value<H::Ref>)>,
     /// Notes for the report (havoc'd calls, solver `unknown`s).
     pub notes: Vec<String>,
     /// Some feasibility check on this path answered `unknown`.
@@ -109,6 +112,7 @@ impl<H: HeapStrategy> Clone for State<H> {
             path: self.path.clone(),
             initialized: self.initialized.clone(),
             args: self.args.clone(),
+            statics: self.statics.clone(),
             notes: self.notes.clone(),
             unknown: self.unknown,
             steps: self.steps,
