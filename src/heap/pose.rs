@@ -13,6 +13,7 @@
 
 use super::Roots;
 use std::collections::BTreeMap;
+use std::collections::HashMap;
 
 use super::objects::{PrimElems, elem_width};
 use super::{Alt, Concrete, Ctx, HeapStrategy, Nullness, ObjKind, Test, Value, compatible, fields_of, fresh_kinds};
@@ -104,40 +105,61 @@ impl PoseHeap {
         self.syms.iter().position(|s| s.var == *var)
     }
 
-    /// The leaves of a reference term with the guards under which each is selected.
+    /// The leaves of a reference term with the guards under which each is selected, one
+    /// entry per distinct leaf. Memoized over the term DAG, so that reading through a value
+    /// that was itself read through several references stays polynomial.
     pub fn leaves(&self, cx: &mut Ctx<'_>, r: &Term) -> Result<Vec<(Term, Leaf)>> {
-        let mut out = Vec::new();
-        let t = cx.terms.tru();
-        let mut stack = vec![(t, r.clone())];
-        while let Some((g, t)) = stack.pop() {
-            if g.is_false() {
-                continue;
-            }
-            match t.node() {
-                crate::term::Node::Ite(c, a, b) => {
-                    let ga = cx.terms.and2(&g, c);
-                    let nc = cx.terms.not(c);
-                    let gb = cx.terms.and2(&g, &nc);
-                    stack.push((gb, b.clone()));
-                    stack.push((ga, a.clone()));
-                }
-                crate::term::Node::Bv(..) => {
-                    let v = t.as_i64().unwrap_or(0);
-                    if v == 0 {
-                        out.push((g, Leaf::Null));
-                    } else if v >= ALLOC_BASE {
-                        out.push((g, Leaf::Alloc((v - ALLOC_BASE) as usize)));
-                    } else {
-                        return Err(internal("a reference constant that is no object"));
+        let mut memo: HashMap<u32, Vec<(Term, Leaf)>> = HashMap::new();
+        self.leaves_of(cx, r, &mut memo)
+    }
+
+    fn leaves_of(
+        &self,
+        cx: &mut Ctx<'_>,
+        t: &Term,
+        memo: &mut HashMap<u32, Vec<(Term, Leaf)>>,
+    ) -> Result<Vec<(Term, Leaf)>> {
+        if let Some(v) = memo.get(&t.id()) {
+            return Ok(v.clone());
+        }
+        let out = match t.node() {
+            crate::term::Node::Ite(c, a, b) => {
+                let la = self.leaves_of(cx, a, memo)?;
+                let lb = self.leaves_of(cx, b, memo)?;
+                let nc = cx.terms.not(c);
+                let mut out: Vec<(Term, Leaf)> = Vec::new();
+                for (cond, side) in [(c.clone(), la), (nc, lb)] {
+                    for (g, leaf) in side {
+                        let g = cx.terms.and2(&cond, &g);
+                        if g.is_false() {
+                            continue;
+                        }
+                        match out.iter_mut().find(|(_, l)| *l == leaf) {
+                            Some((mg, _)) => *mg = cx.terms.or(&[mg.clone(), g]),
+                            None => out.push((g, leaf)),
+                        }
                     }
                 }
-                crate::term::Node::Var(..) => match self.sym_of(&t) {
-                    Some(i) => out.push((g, Leaf::Sym(i))),
-                    None => return Err(internal("a reference variable that is no symbol")),
-                },
-                _ => return Err(internal("a reference term of unexpected shape")),
+                out
             }
-        }
+            crate::term::Node::Bv(..) => {
+                let v = t.as_i64().unwrap_or(0);
+                let leaf = if v == 0 {
+                    Leaf::Null
+                } else if v >= ALLOC_BASE {
+                    Leaf::Alloc((v - ALLOC_BASE) as usize)
+                } else {
+                    return Err(internal("a reference constant that is no object"));
+                };
+                vec![(cx.terms.tru(), leaf)]
+            }
+            crate::term::Node::Var(..) => match self.sym_of(t) {
+                Some(i) => vec![(cx.terms.tru(), Leaf::Sym(i))],
+                None => return Err(internal("a reference variable that is no symbol")),
+            },
+            _ => return Err(internal("a reference term of unexpected shape")),
+        };
+        memo.insert(t.id(), out.clone());
         Ok(out)
     }
 }

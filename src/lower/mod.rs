@@ -5,6 +5,9 @@
 //! [`Program`] lowers the entry method and everything it may call (including class
 //! initializers) before the machine starts, so that the machine only reads finished IR.
 
+mod cfg;
+mod frame;
+mod insn;
 mod method;
 
 use std::collections::BTreeMap;

@@ -1,5 +1,10 @@
 //! Readable infix printing of terms (`(this.val + o1.val) <= 3`, `c0 ? a : b`).
+//!
+//! Terms are DAGs: a big subterm used more than once is printed once, as a definition
+//! `$1 = ...` before the term (`let $1 = (c ? a : b) in ($1 == null)`), so that output
+//! stays proportional to the DAG, not to its tree unfolding.
 
+use std::collections::HashMap;
 use std::fmt;
 
 use super::{BvCmp, BvOp, Node, Sort, Term};
@@ -17,20 +22,76 @@ impl fmt::Display for Term {
 impl Term {
     /// Prints the term, naming `var == k` atoms with `namer` where it gives a name.
     pub fn render(&self, namer: Option<AtomNamer<'_>>) -> String {
+        let shared = shared_subterms(self);
+        let mut names: HashMap<u32, String> = HashMap::new();
+        let mut defs: Vec<String> = Vec::new();
+        for t in &shared {
+            let mut d = String::new();
+            write_term(t, &mut d, namer, 0, &names);
+            let name = format!("${}", names.len() + 1);
+            defs.push(format!("{name} = {d}"));
+            names.insert(t.id(), name);
+        }
         let mut s = String::new();
-        write_term(self, &mut s, namer, 0);
+        if !defs.is_empty() {
+            s.push_str("let ");
+            s.push_str(&defs.join(", "));
+            s.push_str(" in ");
+        }
+        write_term(self, &mut s, namer, 0, &names);
         s
     }
 }
 
-const MAX_DEPTH: usize = 64;
+/// Subterms worth naming (used more than once and not tiny), children before parents.
+fn shared_subterms(root: &Term) -> Vec<Term> {
+    const MIN_SIZE: u64 = 6;
+    let mut uses: HashMap<u32, u32> = HashMap::new();
+    let mut size: HashMap<u32, u64> = HashMap::new();
+    let mut order: Vec<Term> = Vec::new();
+    let mut seen: std::collections::HashSet<u32> = std::collections::HashSet::new();
+    let mut stack: Vec<(Term, bool)> = vec![(root.clone(), false)];
+    while let Some((t, expanded)) = stack.pop() {
+        if expanded {
+            let n =
+                t.children().iter().map(|c| size.get(&c.id()).copied().unwrap_or(1)).fold(1u64, u64::saturating_add);
+            size.insert(t.id(), n);
+            order.push(t);
+            continue;
+        }
+        if !seen.insert(t.id()) {
+            continue;
+        }
+        stack.push((t.clone(), true));
+        for c in t.children() {
+            *uses.entry(c.id()).or_insert(0) += 1;
+            if !size.contains_key(&c.id()) {
+                stack.push((c.clone(), false));
+            }
+        }
+    }
+    order
+        .into_iter()
+        .filter(|t| t.id() != root.id())
+        .filter(|t| uses.get(&t.id()).copied().unwrap_or(0) > 1 && size.get(&t.id()).copied().unwrap_or(1) >= MIN_SIZE)
+        .collect()
+}
 
-fn write_term(t: &Term, out: &mut String, namer: Option<AtomNamer<'_>>, depth: usize) {
+/// Deeper nesting is elided (`...`) so that printing never exhausts the stack.
+const MAX_DEPTH: usize = 256;
+
+fn write_term(t: &Term, out: &mut String, namer: Option<AtomNamer<'_>>, depth: usize, names: &HashMap<u32, String>) {
     if depth > MAX_DEPTH {
         out.push_str("...");
         return;
     }
-    let mut sub = |t: &Term, out: &mut String| write_term(t, out, namer, depth + 1);
+    if depth > 0
+        && let Some(n) = names.get(&t.id())
+    {
+        out.push_str(n);
+        return;
+    }
+    let mut sub = |t: &Term, out: &mut String| write_term(t, out, namer, depth + 1, names);
     match t.node() {
         Node::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
         Node::Bv(..) => {
