@@ -391,13 +391,8 @@ mod tests {
         let obj = JType::object();
         t.add_field(c, "data".into(), obj.clone(), 0, None);
         let ct = JType::Class("samples/Container".into());
-        let m = t.add_method(
-            c,
-            "swap".into(),
-            MethodDesc { params: vec![ct.clone()], ret: None },
-            access::PUBLIC,
-            true,
-        );
+        let m =
+            t.add_method(c, "swap".into(), MethodDesc { params: vec![ct.clone()], ret: None }, access::PUBLIC, true);
         let data = FieldRef { owner: c, name: "data".into(), ty: obj.clone() };
         let npe = t.intern("java/lang/NullPointerException");
         let body = Body {
