@@ -25,5 +25,15 @@ public class Overloads {
         }
     }
 
+    public static int dense(int k) {
+        switch (k) {
+            case 0: return 7;
+            case 1: return 8;
+            case 2: return 9;
+            case 3: return 10;
+            default: return 0;
+        }
+    }
+
     public native int nat();
 }

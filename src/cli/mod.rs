@@ -12,13 +12,11 @@ pub mod ir;
 pub mod options;
 pub mod run;
 
-use std::cell::RefCell;
 use std::ffi::OsString;
-use std::panic::{AssertUnwindSafe, catch_unwind};
-use std::sync::Once;
 
 use clap::{Parser, Subcommand};
 
+use crate::classfile::parse::catch_panic;
 use crate::classfile::{ClassTable, MethodId};
 use crate::ir::Body;
 use crate::{Error, Result};
@@ -104,51 +102,13 @@ pub enum Guarded {
     Panic(String),
 }
 
-thread_local! {
-    /// Set while [`lower_guarded`] runs: the panic hook records the message here instead of
-    /// printing it.
-    static CAPTURE: RefCell<Option<Option<String>>> = const { RefCell::new(None) };
-}
-
-static HOOK: Once = Once::new();
-
-/// Installs (once) a panic hook that stays quiet for panics inside [`lower_guarded`] on
-/// this thread and defers to the previous hook everywhere else.
-fn install_hook() {
-    HOOK.call_once(|| {
-        let previous = std::panic::take_hook();
-        std::panic::set_hook(Box::new(move |info| {
-            let captured = CAPTURE.with(|c| match c.try_borrow_mut() {
-                Ok(mut c) if c.is_some() => {
-                    *c = Some(Some(info.to_string()));
-                    true
-                }
-                _ => false,
-            });
-            if !captured {
-                previous(info);
-            }
-        }));
-    });
-}
-
 /// Lowers `m`, turning a panic in the lowering into [`Guarded::Panic`] (the last line of
 /// defence: the lowering is meant to return errors, never panic).
 pub fn lower_guarded(table: &mut ClassTable, m: MethodId) -> std::result::Result<Body, Guarded> {
-    install_hook();
-    CAPTURE.with(|c| *c.borrow_mut() = Some(None));
-    let r = catch_unwind(AssertUnwindSafe(|| crate::lower::lower_method(table, m)));
-    let hook_msg = CAPTURE.with(|c| c.borrow_mut().take()).flatten();
-    match r {
+    match catch_panic(|| crate::lower::lower_method(table, m)) {
         Ok(Ok(b)) => Ok(b),
         Ok(Err(e)) => Err(Guarded::Error(e)),
-        Err(payload) => {
-            let msg = hook_msg
-                .or_else(|| payload.downcast_ref::<&str>().map(|s| s.to_string()))
-                .or_else(|| payload.downcast_ref::<String>().cloned())
-                .unwrap_or_else(|| "unknown panic".to_string());
-            Err(Guarded::Panic(format!("lowering {} panicked: {msg}", table.method_display(m))))
-        }
+        Err(msg) => Err(Guarded::Panic(format!("lowering {} panicked: {msg}", table.method_display(m)))),
     }
 }
 
