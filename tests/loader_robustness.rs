@@ -237,3 +237,39 @@ fn check_code_accepts_real_jars() {
         assert!(methods > 1000, "{jar}: {methods}");
     }
 }
+
+/// Truncated and mutated jars: an error naming the jar, or a table; never a panic.
+#[test]
+fn corrupt_jars() {
+    let original = std::fs::read("testdata/samples.jar").unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("case.jar");
+    let spec = path.to_str().unwrap().to_string();
+    let try_load = |bytes: &[u8]| -> bool {
+        std::fs::write(&path, bytes).unwrap();
+        match ClassPath::open(&spec).and_then(|cp| ClassTable::load(&cp)) {
+            Ok(_) => true,
+            Err(e) => {
+                assert!(e.to_string().contains("case.jar"), "error does not name the jar: {e}");
+                false
+            }
+        }
+    };
+    for len in 0..original.len() {
+        try_load(&original[..len]);
+    }
+    let mut rng = Rng(0x5EED_0002);
+    let mut loaded = 0;
+    for _ in 0..1000 {
+        let mut bytes = original.clone();
+        for _ in 0..1 + rng.below(3) {
+            let at = rng.below(bytes.len());
+            bytes[at] = rng.next() as u8;
+        }
+        if try_load(&bytes) {
+            loaded += 1;
+        }
+    }
+    assert!(try_load(&original));
+    eprintln!("{loaded} of 1000 mutated jars loaded");
+}
