@@ -238,3 +238,33 @@ pub fn parse_method_desc(s: &Cow<'_, str>, origin: &str) -> Result<MethodDesc> {
     MethodDesc::parse(s)
         .ok_or_else(|| Error::ClassFormat { file: origin.to_string(), msg: format!("bad method descriptor {s}") })
 }
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used, clippy::panic)]
+
+    use super::*;
+
+    #[test]
+    fn catch_panic_turns_panics_into_messages() {
+        assert_eq!(catch_panic(|| 7), Ok(7));
+        let e = catch_panic(|| -> u8 { panic!("boom {}", 42) }).unwrap_err();
+        assert!(e.contains("boom 42") && e.contains("parse.rs"), "{e}");
+        // Nested: the inner panic is caught by the inner guard, the outer one still works.
+        let r = catch_panic(|| {
+            let inner = catch_panic(|| -> u8 { panic!("inner") });
+            assert!(inner.unwrap_err().contains("inner"));
+            panic!("outer")
+        });
+        assert!(r.unwrap_err().contains("outer"));
+    }
+
+    #[test]
+    fn garbage_is_a_class_format_error() {
+        let src = ClassSource { origin: "x/Y.class".into(), bytes: std::rc::Rc::from(&b"\xca\xfe\xba\xbe\0\0"[..]) };
+        let e = parse_structure(&src).err().unwrap().to_string();
+        assert!(e.starts_with("malformed class file x/Y.class"), "{e}");
+        let e = parse_with_code("x/Y.class", b"").err().unwrap().to_string();
+        assert!(e.contains("x/Y.class"), "{e}");
+    }
+}
