@@ -6,6 +6,9 @@ use std::rc::Rc;
 
 use crate::{Error, Result};
 
+/// The largest class file read from a jar (the JVM's own limits keep real ones far smaller).
+const MAX_CLASS_BYTES: u64 = 64 << 20;
+
 /// The bytes of one class file and where they came from.
 #[derive(Debug, Clone)]
 pub struct ClassSource {
@@ -78,7 +81,14 @@ impl ClassPath {
         for (name, i) in names {
             let mut entry = zip.by_index(i).map_err(|e| corrupt(format!("{name}: {e}")))?;
             let mut bytes = Vec::with_capacity(usize::try_from(entry.size()).unwrap_or(0).min(1 << 24));
-            entry.read_to_end(&mut bytes).map_err(|e| corrupt(format!("{name}: {e}")))?;
+            // A class file is at most a few MiB; a larger entry is a zip bomb or corruption.
+            (&mut entry)
+                .take(MAX_CLASS_BYTES + 1)
+                .read_to_end(&mut bytes)
+                .map_err(|e| corrupt(format!("{name}: {e}")))?;
+            if bytes.len() as u64 > MAX_CLASS_BYTES {
+                return Err(corrupt(format!("{name}: larger than {} MiB", MAX_CLASS_BYTES >> 20)));
+            }
             self.sources.push(ClassSource { origin: format!("{}!{}", path.display(), name), bytes: bytes.into() });
         }
         Ok(())

@@ -1,5 +1,118 @@
-//! The command line (temporary wiring until the frontend CLI lands).
+//! The command line: argument parsing (clap) and one module per subcommand.
+//!
+//! [`main_with`] is the whole program: `src/main.rs` only passes it `std::env::args_os()`
+//! and exits with its result, and tests can call it directly. Every error is printed as
+//! `error: <message>` on stderr and exits with [`crate::Error::exit_code`] (2); clap's own
+//! usage errors also exit with 2, and `--help`/`--version` with 0.
 
+pub mod classes;
+pub mod classpath;
 pub mod compare;
+pub mod ir;
 pub mod options;
 pub mod run;
+
+use std::ffi::OsString;
+
+use clap::{Parser, Subcommand};
+
+use crate::classfile::parse::catch_panic;
+use crate::classfile::{ClassTable, MethodId};
+use crate::ir::Body;
+use crate::{Error, Result};
+
+const EXAMPLES: &str = "\
+Examples:
+  uberlazy classes --cp testdata/samples.jar
+  uberlazy classes --cp /usr/share/java/commons-lang3.jar --failures
+  uberlazy ir --cp testdata/samples.jar samples.Container#swap
+  uberlazy ir --cp testdata/samples.jar samples.Chain
+  uberlazy ir --cp testdata/frontend.jar 'frontend.Overloads#add(I)I'
+  uberlazy run --cp testdata/samples.jar samples.Chain#hasNull4 --strategy uber
+  uberlazy compare --cp testdata/samples.jar samples.Container#swap samples.Triple#sum
+
+The class path (--cp) takes jars, directories of class files and single .class files,
+joined by ':'. A method is named pkg.Class#method, or pkg.Class#method(descriptor) to pick
+one of several overloads. Errors exit with code 2.";
+
+/// uberlazy: symbolic execution of Java bytecode with lazy, lazier#, uber-lazy and POSE heaps.
+#[derive(Debug, Parser)]
+#[command(name = "uberlazy", version, after_help = EXAMPLES)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub cmd: Cmd,
+}
+
+/// The subcommands.
+#[derive(Debug, Subcommand)]
+pub enum Cmd {
+    /// List every class and method on the class path and whether each method lowers to the IR.
+    #[command(after_help = "Example:\n  uberlazy classes --cp testdata/samples.jar")]
+    Classes(classes::ClassesArgs),
+    /// Print the IR of methods in the papers' s-expression style.
+    #[command(after_help = "Examples:\n  uberlazy ir --cp testdata/samples.jar samples.Container#swap\n  \
+                            uberlazy ir --cp testdata/frontend.jar 'frontend.Overloads#add(J)J'")]
+    Ir(ir::IrArgs),
+    /// Explore every trace of one method with one heap strategy.
+    Run(run::RunArgs),
+    /// Compare heap strategies on methods: traces, paths, solver queries, time.
+    Compare(compare::CompareArgs),
+    // `Gen(gen::GenArgs)` (JUnit emission, module `cli::gen`) goes here, dispatched in
+    // `dispatch` below as `Cmd::Gen(a) => gen::run(a)`.
+}
+
+/// Runs the command line `args` (including the program name) and returns the exit code.
+pub fn main_with<I, T>(args: I) -> i32
+where
+    I: IntoIterator<Item = T>,
+    T: Into<OsString> + Clone,
+{
+    let cli = match Cli::try_parse_from(args) {
+        Ok(c) => c,
+        Err(e) => {
+            let _ = e.print();
+            return e.exit_code();
+        }
+    };
+    match dispatch(&cli.cmd) {
+        Ok(()) => 0,
+        Err(e) => {
+            eprintln!("error: {e}");
+            e.exit_code()
+        }
+    }
+}
+
+/// Runs one parsed subcommand.
+pub fn dispatch(cmd: &Cmd) -> Result<()> {
+    match cmd {
+        Cmd::Classes(a) => classes::run(a),
+        Cmd::Ir(a) => ir::run(a),
+        Cmd::Run(a) => run::run(a),
+        Cmd::Compare(a) => compare::run(a),
+    }
+}
+
+/// Why [`lower_guarded`] produced no body.
+#[derive(Debug)]
+pub enum Guarded {
+    /// The lowering reported an error (names class, method, offset, opcode).
+    Error(Error),
+    /// The lowering panicked: a bug. The message names the method and the panic.
+    Panic(String),
+}
+
+/// Lowers `m`, turning a panic in the lowering into [`Guarded::Panic`] (the last line of
+/// defence: the lowering is meant to return errors, never panic).
+pub fn lower_guarded(table: &mut ClassTable, m: MethodId) -> std::result::Result<Body, Guarded> {
+    match catch_panic(|| crate::lower::lower_method(table, m)) {
+        Ok(Ok(b)) => Ok(b),
+        Ok(Err(e)) => Err(Guarded::Error(e)),
+        Err(msg) => Err(Guarded::Panic(format!("lowering {} panicked: {msg}", table.method_display(m)))),
+    }
+}
+
+/// An error writing to standard output.
+pub(crate) fn stdout_error(e: std::io::Error) -> Error {
+    Error::Output { path: "<stdout>".into(), msg: e.to_string() }
+}
