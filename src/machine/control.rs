@@ -117,16 +117,15 @@ impl<H: HeapStrategy, S: Solver> Machine<'_, H, S> {
         out
     }
 
-    /// Records a program decision at the current instruction; `false` if it would exceed
-    /// `--max-depth` (the caller ends the trace as cut).
+    /// Records a program decision at the current instruction; `false` if it exceeds
+    /// `--max-depth` (the caller ends the trace as cut). The decision that exceeds the bound
+    /// is still recorded, so that the two sides of a cut branch stay distinct paths.
     pub(super) fn record(&self, st: &mut State<H>, choice: Choice) -> bool {
-        if st.path.len() as u64 >= u64::from(self.config.bounds.max_depth) {
-            return false;
-        }
+        let within = (st.path.len() as u64) < u64::from(self.config.bounds.max_depth);
         let Some(f) = st.top() else { return false };
         let d = Decision { method: f.method, pc: f.pc(), choice };
         st.path.push(d);
-        true
+        within
     }
 
     /// Records a decision, or ends the trace as cut by `--max-depth`.

@@ -30,7 +30,7 @@ impl Z3Solver {
     /// A solver with a per-query timeout in milliseconds and a fixed random seed, so that
     /// runs are deterministic.
     pub fn new(timeout_ms: u32) -> Self {
-        let solver = z3::Solver::new();
+        let solver = z3::Solver::new_for_logic("QF_ABV").unwrap_or_default();
         let mut p = Params::new();
         p.set_u32("timeout", timeout_ms);
         p.set_u32("random_seed", 0);
