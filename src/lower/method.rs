@@ -75,7 +75,9 @@ pub fn lower_method(table: &mut ClassTable, method: MethodId) -> Result<Body> {
         return Err(no_code("empty code"));
     }
     let blocks = lw.lower_blocks(&bc.opcodes, code, &cfg)?;
-    Ok(Body { method, locals: lw.locals.list, param_count, blocks })
+    let mut body = Body { method, locals: lw.locals.list, param_count, blocks };
+    super::rewrite::prune_locals(&mut body);
+    Ok(body)
 }
 
 fn local_variable_table(code: &CodeData<'_>) -> Vec<LvtEntry> {

@@ -9,6 +9,7 @@ mod cfg;
 mod frame;
 mod insn;
 mod method;
+mod rewrite;
 
 use std::collections::BTreeMap;
 use std::rc::Rc;
