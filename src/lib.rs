@@ -9,6 +9,7 @@ pub mod config;
 pub mod error;
 pub mod heap;
 pub mod ir;
+pub mod junit;
 pub mod lower;
 pub mod machine;
 pub mod output;

@@ -8,6 +8,7 @@
 pub mod classes;
 pub mod classpath;
 pub mod compare;
+pub mod generate;
 pub mod ir;
 pub mod options;
 pub mod run;
@@ -57,8 +58,10 @@ pub enum Cmd {
     Run(run::RunArgs),
     /// Compare heap strategies on methods: traces, paths, solver queries, time.
     Compare(compare::CompareArgs),
-    // `Gen(gen::GenArgs)` (JUnit emission, module `cli::gen`) goes here, dispatched in
-    // `dispatch` below as `Cmd::Gen(a) => gen::run(a)`.
+    /// Emit JUnit tests that rebuild each trace's input heap and check the outcome.
+    #[command(after_help = "Examples:\n  uberlazy gen --cp testdata/samples.jar samples.Chain#hasNull4 --out tests-out\n  \
+                            uberlazy gen --cp testdata/samples.jar samples.Container --strategy lazy --junit 4 --out t4 --force")]
+    Gen(generate::GenArgs),
 }
 
 /// Runs the command line `args` (including the program name) and returns the exit code.
@@ -90,6 +93,7 @@ pub fn dispatch(cmd: &Cmd) -> Result<()> {
         Cmd::Ir(a) => ir::run(a),
         Cmd::Run(a) => run::run(a),
         Cmd::Compare(a) => compare::run(a),
+        Cmd::Gen(a) => generate::run(a),
     }
 }
 

@@ -1,0 +1,71 @@
+# uberlazy — set-up and pipelines. `make help` lists the targets.
+#
+# The two set-up commands for a fresh machine (README): `make demo` and `make test`.
+# Both install what is missing first (tools/deps.sh, apt-get).
+
+CARGO    ?= cargo
+BIN      := target/release/uberlazy
+SAMPLES  := samples.Container\#swap samples.Triple\#sum samples.Chain\#hasNull4 samples.Chain\#hasNull10
+DEMO_OUT := target/demo-tests
+
+.PHONY: help deps build testdata test demo bench bench-scale coverage jacoco-agent lint check-layers clean
+
+help:
+	@echo "make demo          install what is missing, build, show IR, trace tables and JUnit tests of the samples"
+	@echo "make test          install what is missing, run the whole test suite (Rust + JVM)"
+	@echo "make deps          install missing system packages (libz3-dev, JDK, junit5, junit4, jacoco, ...)"
+	@echo "make build         release build"
+	@echo "make testdata      rebuild testdata/*.jar from javasrc/ (javac --release 8, deterministic)"
+	@echo "make bench         per-sample wall time and solver queries, all strategies"
+	@echo "make bench-scale   hasNull with N = 4..64 for all strategies"
+	@echo "make coverage      JaCoCo branch/line coverage of the samples by the emitted tests"
+	@echo "make lint          rustfmt check and clippy (warnings are errors)"
+	@echo "make check-layers  the data-flow invariants of ARCHITECTURE.md"
+
+deps:
+	@./tools/deps.sh
+
+build: deps
+	$(CARGO) build --release
+
+testdata: deps
+	touch build.rs
+	$(CARGO) build --release
+
+test: deps check-layers
+	$(CARGO) test --release
+
+demo: build
+	@echo "== IR of the samples"
+	$(BIN) ir --cp testdata/samples.jar samples.Container#swap samples.Triple#sum samples.Chain#hasNull4
+	@echo "== traces of samples.Container#swap (uber)"
+	$(BIN) run --cp testdata/samples.jar samples.Container#swap --strategy uber
+	@echo "== trace counts of the four heap algorithms"
+	$(BIN) compare --cp testdata/samples.jar $(SAMPLES) --format md
+	@if $(BIN) gen --help >/dev/null 2>&1; then \
+		echo "== JUnit tests of the samples (uber), run on the JVM"; \
+		$(BIN) gen --cp testdata/samples.jar $(SAMPLES) --strategy uber --out $(DEMO_OUT) --force && \
+		./tools/run-junit.sh $(DEMO_OUT) testdata/samples.jar 5; \
+	fi
+
+bench: build
+	./tools/bench.sh
+
+bench-scale: build
+	./tools/bench-scale.sh
+
+jacoco-agent: deps
+	./tools/jacoco-agent.sh target/tools/jacocoagent.jar
+
+coverage: build jacoco-agent
+	./tools/coverage.sh
+
+lint:
+	$(CARGO) fmt --check
+	$(CARGO) clippy --all-targets -- -D warnings
+
+check-layers:
+	@./tools/check-layers.sh
+
+clean:
+	$(CARGO) clean

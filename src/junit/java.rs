@@ -1,0 +1,92 @@
+//! Java spelling: type names, typed literals and identifiers for emitted sources.
+
+use crate::classfile::{ClassTable, JType};
+use crate::heap::CVal;
+
+/// The source name of a class given its internal or Java name (`a/b/C$D` → `a.b.C.D`).
+pub fn class_name(name: &str) -> String {
+    name.replace('/', ".").replace('$', ".")
+}
+
+/// The source spelling of a type (`int`, `samples.Chain`, `int[]`).
+pub fn type_name(ty: &JType) -> String {
+    match ty {
+        JType::Class(c) => class_name(c),
+        JType::Array(e) => format!("{}[]", type_name(e)),
+        other => other.java_name(),
+    }
+}
+
+/// The binary name used by reflection (`a.b.C$D`).
+pub fn binary_name(table: &ClassTable, c: crate::classfile::ClassId) -> String {
+    table.class(c).name.replace('/', ".")
+}
+
+/// A primitive value as a literal of exactly type `ty`, so that boxing picks the right
+/// wrapper (`(byte) 3`, `'a'`-like `(char) 97`, `5L`, `true`).
+pub fn literal(ty: &JType, v: i64) -> String {
+    match ty {
+        JType::Boolean => (if v != 0 { "true" } else { "false" }).to_string(),
+        JType::Byte => format!("(byte) {}", v as i8),
+        JType::Short => format!("(short) {}", v as i16),
+        JType::Char => format!("(char) {}", v as u16),
+        JType::Long => long_literal(v),
+        _ => int_literal(v as i32),
+    }
+}
+
+/// An int literal (`Integer.MIN_VALUE` has no plain literal form).
+pub fn int_literal(v: i32) -> String {
+    if v == i32::MIN { "Integer.MIN_VALUE".to_string() } else { v.to_string() }
+}
+
+/// A long literal.
+pub fn long_literal(v: i64) -> String {
+    if v == i64::MIN { "Long.MIN_VALUE".to_string() } else { format!("{v}L") }
+}
+
+/// A value of declared type `ty`: a literal, `null`, or the variable of object `i`.
+pub fn value(ty: &JType, v: &CVal, var: &dyn Fn(usize) -> String) -> String {
+    match v {
+        CVal::Int(i) | CVal::Long(i) => literal(ty, *i),
+        CVal::Null => {
+            if ty.is_reference() {
+                format!("({}) null", type_name(ty))
+            } else {
+                "null".to_string()
+            }
+        }
+        CVal::Obj(i) => var(*i),
+    }
+}
+
+/// A Java identifier made from arbitrary text (method names like `<init>` become `init`).
+pub fn ident(s: &str) -> String {
+    let mut out: String = s.chars().map(|c| if c.is_ascii_alphanumeric() || c == '_' { c } else { '_' }).collect();
+    out = out.trim_matches('_').to_string();
+    if out.is_empty() || out.starts_with(|c: char| c.is_ascii_digit()) {
+        out.insert(0, 'm');
+    }
+    out
+}
+
+/// Text safe inside a `//` comment (no line breaks, no unicode escapes).
+pub fn comment(s: &str) -> String {
+    s.replace(['\n', '\r'], " ").replace("\\u", "\\ u")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn literals_have_the_exact_type() {
+        assert_eq!(literal(&JType::Byte, -1), "(byte) -1");
+        assert_eq!(literal(&JType::Char, 97), "(char) 97");
+        assert_eq!(literal(&JType::Boolean, 1), "true");
+        assert_eq!(literal(&JType::Long, i64::MIN), "Long.MIN_VALUE");
+        assert_eq!(literal(&JType::Int, i64::from(i32::MIN)), "Integer.MIN_VALUE");
+        assert_eq!(type_name(&JType::Array(Box::new(JType::Class("a/B$C".into())))), "a.B.C[]");
+        assert_eq!(ident("<init>"), "init");
+    }
+}

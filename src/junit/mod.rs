@@ -1,0 +1,55 @@
+//! From traces to JUnit sources: one test class per method, one test per non-cut trace.
+//!
+//! The emitter sees only a [`RunResult`] (traces with their concrete heaps) and the class
+//! table. Each test rebuilds the input heap without constructors (via the runtime helper
+//! in [`runtime`], emitted next to the tests), calls the method, and asserts the return
+//! value or exception class and every field of every input object after the call.
+
+mod emit;
+pub mod java;
+pub mod runtime;
+
+use std::path::PathBuf;
+
+use crate::classfile::ClassTable;
+use crate::machine::RunResult;
+
+/// The JUnit generation to emit.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Junit {
+    Five,
+    Four,
+}
+
+/// The emitted test class of one method.
+#[derive(Debug, Clone)]
+pub struct MethodTests {
+    pub class_name: String,
+    /// Java package (dotted), empty for the default package.
+    pub package: String,
+    pub source: String,
+    /// Number of `@Test` methods.
+    pub tests: usize,
+    /// Traces without a test: (trace id, reason).
+    pub skipped: Vec<(usize, String)>,
+}
+
+impl MethodTests {
+    /// Path of the source below the output directory (`samples/Chain_hasNull4Test.java`).
+    pub fn path(&self) -> PathBuf {
+        let mut p = PathBuf::new();
+        for part in self.package.split('.').filter(|s| !s.is_empty()) {
+            p.push(part);
+        }
+        p.push(format!("{}.java", self.class_name));
+        p
+    }
+}
+
+/// Emits the test class for one explored method. `precondition` names a boolean method of
+/// the receiver that each test checks on the rebuilt input before the call.
+pub fn emit(table: &ClassTable, r: &RunResult, junit: Junit, precondition: Option<&str>) -> MethodTests {
+    let target = emit::Target { table, method: r.method_id, junit, precondition };
+    let name = emit::test_class_name(table, r.method_id);
+    emit::class_source(&target, r, &name)
+}

@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# Compiles every .java under a directory of emitted tests and runs them on the JVM.
+# usage: tools/run-junit.sh <test-src-dir> <subject-classpath> [5|4]
+# With JACOCO_EXEC=<file> (and JACOCO_INCLUDES=<pattern>), runs under the JaCoCo agent
+# built by `make jacoco-agent`. Exits non-zero if compilation or any test fails.
+set -euo pipefail
+src=$1; cp=$2; ver=${3:-5}
+J=/usr/share/java
+out=$(mktemp -d)
+trap 'rm -rf "$out"' EXIT
+if [ "$ver" = 4 ]; then
+    libs=$J/junit4.jar:$J/hamcrest-core.jar
+else
+    libs=$J/junit-jupiter-api.jar:$J/apiguardian-api.jar:$J/opentest4j.jar
+fi
+find "$src" -name '*.java' | sort > "$out/sources"
+javac -nowarn -d "$out/classes" -cp "$cp:$libs" @"$out/sources"
+agent=()
+if [ -n "${JACOCO_EXEC:-}" ]; then
+    agent=("-javaagent:target/tools/jacocoagent.jar=destfile=$JACOCO_EXEC,append=true,includes=${JACOCO_INCLUDES:-*}")
+fi
+if [ "$ver" = 4 ]; then
+    classes=$(cd "$out/classes" && find . -name '*Test.class' | sed 's|^\./||; s|\.class$||; s|/|.|g' | sort)
+    java "${agent[@]}" -cp "$out/classes:$cp:$libs" org.junit.runner.JUnitCore $classes
+else
+    java "${agent[@]}" -jar $J/junit-platform-console-standalone.jar --disable-banner --details=summary \
+        --fail-if-no-tests -cp "$out/classes:$cp" --scan-classpath "$out/classes"
+fi
