@@ -64,6 +64,9 @@ pub struct Bounds {
     pub max_calls: u32,
     /// Wall-clock budget for the whole exploration, in seconds.
     pub time_limit_s: u64,
+    /// Largest length of an input array (a restriction of the input domain, not a cut:
+    /// models never pick longer arrays).
+    pub max_array_length: u32,
 }
 
 impl Default for Bounds {
@@ -73,9 +76,13 @@ impl Default for Bounds {
             max_objects: DEFAULT_MAX_OBJECTS,
             max_calls: DEFAULT_MAX_CALLS,
             time_limit_s: DEFAULT_TIME_LIMIT_S,
+            max_array_length: DEFAULT_MAX_ARRAY_LENGTH,
         }
     }
 }
+
+/// Default of `--max-array-length`.
+pub const DEFAULT_MAX_ARRAY_LENGTH: u32 = 16;
 
 /// Default of `--max-depth`.
 pub const DEFAULT_MAX_DEPTH: u32 = 50;

@@ -88,7 +88,6 @@ fn every_instruction_family_has_a_subject() {
         ("ops.ArrayOps", "longs", &["[ i ] : long)", "1L"]),
         ("ops.ArrayOps", "small", &[": byte", ": char", ": short"]),
         ("ops.ArrayOps", "refs", &["(newarray java.lang.Object "]),
-        ("ops.ArrayOps", "clone", &["java.lang.Object.clone()Ljava/lang/Object;", "(checkcast "]),
         ("ops.Exceptions", "caught", &["handler java.lang.ArithmeticException -> B"]),
         ("ops.Exceptions", "thrown", &["(throw ", "(new java.lang.IllegalArgumentException)", "\"negative\""]),
         ("ops.Exceptions", "finallyBlock", &["handler any -> B"]),

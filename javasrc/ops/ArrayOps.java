@@ -34,9 +34,4 @@ public class ArrayOps {
         }
         return s;
     }
-
-    static int clone(int[] a) {
-        int[] b = a.clone();
-        return b.length;
-    }
 }

@@ -59,11 +59,26 @@ pub fn run(args: &GenArgs) -> Result<()> {
     crate::run::prepare(&mut program, &ms, &config)?;
     let mut lines = Vec::new();
     let mut kept = 0;
+    let helper = args.out.join(junit::runtime::PATH);
+    let w = write_atomic(&helper, junit::runtime::SOURCE, args.force)?;
+    if w == Written::Kept {
+        kept += 1;
+    }
+    lines.push(format!("runtime helper: {} ({})", helper.display(), written(w)));
+    let mut failed: Vec<Error> = Vec::new();
     for (i, m) in ms.iter().enumerate() {
         if progress_enabled() {
             eprintln!("[{}/{}] {} {strategy}", i + 1, ms.len(), program.table.method_display(*m));
         }
-        let r = crate::run::analyze(&program, *m, &config, Options::default())?;
+        // A method the engine cannot explore is reported and the others still get tests.
+        let r = match crate::run::analyze(&program, *m, &config, Options::default()) {
+            Ok(r) => r,
+            Err(e) => {
+                lines.push(format!("{}: no tests: {e}", program.table.method_display(*m)));
+                failed.push(e);
+                continue;
+            }
+        };
         let tests = junit::emit(&program.table, &r, junit, config.precondition.as_deref());
         let path = args.out.join(tests.path());
         let w = write_atomic(&path, &tests.source, args.force)?;
@@ -82,19 +97,17 @@ pub fn run(args: &GenArgs) -> Result<()> {
             lines.push(format!("  trace {id} skipped: {why}"));
         }
     }
-    let helper = args.out.join(junit::runtime::PATH);
-    let w = write_atomic(&helper, junit::runtime::SOURCE, args.force)?;
-    if w == Written::Kept {
-        kept += 1;
-    }
-    lines.push(format!("runtime helper: {} ({})", helper.display(), written(w)));
     for l in &lines {
         println!("{l}");
     }
     if kept > 0 {
         println!("{kept} existing files differ and were kept; use --force to overwrite them");
     }
-    Ok(())
+    match failed.len() {
+        0 => Ok(()),
+        1 => Err(failed.remove(0)),
+        n => Err(Error::Usage(format!("{n} methods could not be explored (see above)"))),
+    }
 }
 
 fn written(w: Written) -> &'static str {

@@ -59,8 +59,10 @@ pub enum Cmd {
     /// Compare heap strategies on methods: traces, paths, solver queries, time.
     Compare(compare::CompareArgs),
     /// Emit JUnit tests that rebuild each trace's input heap and check the outcome.
-    #[command(after_help = "Examples:\n  uberlazy gen --cp testdata/samples.jar samples.Chain#hasNull4 --out tests-out\n  \
-                            uberlazy gen --cp testdata/samples.jar samples.Container --strategy lazy --junit 4 --out t4 --force")]
+    #[command(
+        after_help = "Examples:\n  uberlazy gen --cp testdata/samples.jar samples.Chain#hasNull4 --out tests-out\n  \
+                            uberlazy gen --cp testdata/samples.jar samples.Container --strategy lazy --junit 4 --out t4 --force"
+    )]
     Gen(generate::GenArgs),
 }
 

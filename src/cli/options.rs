@@ -20,6 +20,9 @@ pub struct AnalysisArgs {
     /// Wall-clock budget per method and strategy, in seconds.
     #[arg(long, default_value_t = config::DEFAULT_TIME_LIMIT_S)]
     pub time_limit: u64,
+    /// Largest length of an input array (restricts inputs; no trace is cut by it).
+    #[arg(long, default_value_t = config::DEFAULT_MAX_ARRAY_LENGTH)]
+    pub max_array_length: u32,
     /// Per-query solver timeout in milliseconds (a timeout is `unknown`, never `unsat`).
     #[arg(long, default_value_t = config::DEFAULT_SOLVER_TIMEOUT_MS)]
     pub solver_timeout: u32,
@@ -47,6 +50,7 @@ impl AnalysisArgs {
                 max_objects: self.max_objects,
                 max_calls: self.max_calls,
                 time_limit_s: self.time_limit,
+                max_array_length: self.max_array_length,
             },
             search: if self.search == "bfs" { SearchOrder::Bfs } else { SearchOrder::Dfs },
             symbolic_statics: self.symbolic_statics,

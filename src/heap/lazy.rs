@@ -116,7 +116,8 @@ impl Lazy {
             }
             let mut h = heap.clone();
             h.fresh += 1;
-            let (obj, assume) = Obj::input(cx.table, cx.terms, kind, format!("o{}", h.fresh));
+            let (obj, assume) =
+                Obj::input(cx.table, cx.terms, kind, format!("o{}", h.fresh), cx.config.bounds.max_array_length);
             let id = h.add_input(obj);
             out.push((h, assume, LRef::Obj(id), None));
         }
@@ -232,7 +233,7 @@ impl HeapStrategy for Lazy {
                 .into_iter()
                 .next()
                 .ok_or_else(|| Error::Usage(format!("the receiver type {ty} has no concrete class to instantiate")))?;
-            let (obj, _) = Obj::input(cx.table, cx.terms, kind, name.to_string());
+            let (obj, _) = Obj::input(cx.table, cx.terms, kind, name.to_string(), cx.config.bounds.max_array_length);
             return Ok((LRef::Obj(heap.add_input(obj)), Vec::new()));
         }
         heap.params.push(AbsSlot { name: name.to_string(), ty: ty.clone(), bound: None, non_null: false });

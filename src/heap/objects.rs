@@ -106,7 +106,13 @@ impl<R: Clone> Obj<R> {
 
     /// A new input object: every field not yet read; arrays get a symbolic length and contents.
     /// Returns the object and the constraints its symbols must satisfy (`length >= 0`).
-    pub fn input(table: &ClassTable, terms: &mut TermPool, kind: ObjKind, name: String) -> (Self, Vec<Term>) {
+    pub fn input(
+        table: &ClassTable,
+        terms: &mut TermPool,
+        kind: ObjKind,
+        name: String,
+        max_len: u32,
+    ) -> (Self, Vec<Term>) {
         let fields = fields_of(table, &kind).into_iter().map(|f| (f, Slot::Uninit)).collect();
         let mut assume = Vec::new();
         let array = match &kind {
@@ -114,6 +120,8 @@ impl<R: Clone> Obj<R> {
                 let len = terms.var(&format!("{name}.length"), Sort::Bv(32));
                 let zero = terms.int(0);
                 assume.push(terms.sle(&zero, &len));
+                let max = terms.int(max_len.min(i32::MAX as u32) as i32);
+                assume.push(terms.sle(&len, &max));
                 let prims = (!e.is_reference()).then(|| {
                     let w = elem_width(e);
                     let base = terms.var(&format!("{name}[]"), Sort::Array(32, w));

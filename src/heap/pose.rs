@@ -277,6 +277,8 @@ impl Pose {
                 {
                     let zero = cx.terms.int(0);
                     assume.push(cx.terms.sle(&zero, t));
+                    let max = cx.terms.int(cx.config.bounds.max_array_length.min(i32::MAX as u32) as i32);
+                    assume.push(cx.terms.sle(t, &max));
                 }
                 v
             }

@@ -206,6 +206,8 @@ impl Uber {
                 let len = cx.terms.var(&format!("{name}.length"), Sort::Bv(32));
                 let zero = cx.terms.int(0);
                 assume.push(cx.terms.sle(&zero, &len));
+                let max = cx.terms.int(cx.config.bounds.max_array_length.min(i32::MAX as u32) as i32);
+                assume.push(cx.terms.sle(&len, &max));
                 let prims = (!e.is_reference()).then(|| {
                     let w = elem_width(e);
                     PrimElems::new(Some(cx.terms.var(&format!("{name}[]"), Sort::Array(32, w))), w)

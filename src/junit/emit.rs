@@ -160,7 +160,20 @@ impl Target<'_> {
         };
         let rendered: Vec<String> = m.desc.params.iter().zip(args).map(|(ty, v)| expr(ty, v)).collect();
         if m.is_private() {
-            return Err("private methods are not called from tests".to_string());
+            // Private methods are called by reflection; the result is cast back.
+            let params: Vec<String> = m.desc.params.iter().map(|t| format!("{}.class", type_name(t))).collect();
+            let target = if m.is_static() { "null".to_string() } else { recv };
+            let mut call = format!(
+                "Heap.invoke({target}, \"{}\", \"{}\", new Class<?>[] {{{}}}{})",
+                binary_name(table, m.owner),
+                m.name,
+                params.join(", "),
+                rendered.iter().map(|a| format!(", {a}")).collect::<String>()
+            );
+            if let Some(ty) = &m.desc.ret {
+                call = format!("({}) {call}", boxed_type(ty));
+            }
+            return Ok(call);
         }
         Ok(format!("{recv}.{}({})", m.name, rendered.join(", ")))
     }
@@ -231,7 +244,8 @@ impl Target<'_> {
         let table = self.table;
         match &o.kind {
             ObjKind::Class(cl) => {
-                let _ = writeln!(s, "{indent}assertEquals(\"{}\", {path}.getClass().getName());", binary_name(table, *cl));
+                let _ =
+                    writeln!(s, "{indent}assertEquals(\"{}\", {path}.getClass().getName());", binary_name(table, *cl));
                 for (f, v) in &o.after {
                     let get = format!("Heap.get({path}, \"{}\")", qualified(table, *f));
                     self.check_value(s, indent, &table.field(*f).ty, v, &get, c);
@@ -289,6 +303,21 @@ impl Target<'_> {
             let get = format!("Heap.getStatic(\"{}\")", qualified(table, *f));
             self.check_value(s, indent, &table.field(*f).ty, v, &get, c);
         }
+    }
+}
+
+/// The type a reflective result is cast to (`Integer` for int, the type itself for references).
+fn boxed_type(ty: &JType) -> String {
+    match ty {
+        JType::Boolean => "Boolean".into(),
+        JType::Byte => "Byte".into(),
+        JType::Char => "Character".into(),
+        JType::Short => "Short".into(),
+        JType::Int => "Integer".into(),
+        JType::Long => "Long".into(),
+        JType::Float => "Float".into(),
+        JType::Double => "Double".into(),
+        other => type_name(other),
     }
 }
 
@@ -388,4 +417,3 @@ pub(super) fn test_class_name(table: &ClassTable, method: MethodId) -> String {
     };
     format!("{}_{}{}Test", simple, ident(&m.name), suffix)
 }
-

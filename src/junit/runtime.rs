@@ -101,6 +101,18 @@ public final class Heap {
         }
     }
 
+    /** Calls a (private) method by reflection; exceptions of the method propagate unwrapped. */
+    public static Object invoke(Object receiver, String owner, String name, Class<?>[] params, Object... args)
+            throws Throwable {
+        try {
+            Method m = Class.forName(owner, false, Heap.class.getClassLoader()).getDeclaredMethod(name, params);
+            m.setAccessible(true);
+            return m.invoke(receiver, args);
+        } catch (java.lang.reflect.InvocationTargetException e) {
+            throw e.getCause();
+        }
+    }
+
     /** Reads a static field. */
     public static Object getStatic(String field) {
         try {

@@ -1,0 +1,184 @@
+//! The JVM judges the emitted tests: for every subject method and every strategy, `gen`
+//! writes JUnit sources that javac compiles and JUnit runs, all passing; the oracles bite on
+//! a mutant; re-running `gen` never clobbers what is there.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+use std::path::Path;
+use std::process::{Command, Output};
+
+const BIN: &str = env!("CARGO_BIN_EXE_uberlazy");
+const STRATEGIES: [&str; 4] = ["lazy", "lazier", "uber", "pose"];
+
+/// Every class of javasrc/ whose methods the machine explores (ops.Floats holds the
+/// float/double methods the machine rejects by design; `floats_are_a_clear_error` checks it).
+/// (frontend.Shape is abstract with no subclass: exploring it is a clear error instead.)
+const SUBJECTS: [(&str, &[&str]); 4] = [
+    ("frontend", &["frontend.Overloads"]),
+    ("samples", &["samples.Container", "samples.Triple", "samples.Chain"]),
+    (
+        "subjects",
+        &[
+            "subjects.Arith",
+            "subjects.Arrays",
+            "subjects.Circle",
+            "subjects.Counter",
+            "subjects.Holder",
+            "subjects.Node",
+            "subjects.Pose",
+            "subjects.Square",
+        ],
+    ),
+    ("ops", &["ops.IntOps", "ops.Branches", "ops.Objects", "ops.ArrayOps", "ops.Exceptions"]),
+];
+
+fn uberlazy(args: &[&str]) -> Output {
+    Command::new(BIN).args(args).output().unwrap()
+}
+
+fn text(o: &Output) -> String {
+    format!("{}{}", String::from_utf8_lossy(&o.stdout), String::from_utf8_lossy(&o.stderr))
+}
+
+/// Runs `gen` and returns (tests written, traces, cut traces skipped) from its summary.
+fn generate(jar: &str, classes: &[&str], strategy: &str, out: &Path, extra: &[&str]) -> (usize, usize, usize) {
+    let cp = format!("testdata/{jar}.jar");
+    let mut args = vec!["gen", "--cp", &cp, "--strategy", strategy, "--out", out.to_str().unwrap()];
+    args.extend_from_slice(classes);
+    args.extend_from_slice(&["--max-depth", "12"]);
+    args.extend_from_slice(extra);
+    let o = uberlazy(&args);
+    let t = text(&o);
+    assert!(o.status.success(), "gen {jar} {strategy} failed:\n{t}");
+    let (mut tests, mut traces, mut cut) = (0, 0, 0);
+    for l in t.lines() {
+        if let Some((_, rest)) = l.split_once(": ")
+            && let Some((n, rest)) = rest.split_once(" tests from ")
+            && let Some((m, _)) = rest.split_once(" traces")
+        {
+            tests += n.parse::<usize>().unwrap();
+            traces += m.parse::<usize>().unwrap();
+        }
+        if l.contains(" skipped: ") {
+            assert!(l.contains("skipped: cut by"), "a trace without a test that was not cut: {l}");
+            cut += 1;
+        }
+    }
+    (tests, traces, cut)
+}
+
+/// Compiles and runs the tests under `dir` against `cp`; returns (passed, output).
+fn junit(dir: &Path, cp: &str, version: &str) -> (bool, String) {
+    let o = Command::new("bash").args(["tools/run-junit.sh", dir.to_str().unwrap(), cp, version]).output().unwrap();
+    (o.status.success(), text(&o))
+}
+
+/// The number in a JUnit 5 summary line such as `[        65 tests successful      ]`.
+fn count(out: &str, what: &str) -> usize {
+    out.lines()
+        .find(|l| l.contains(what))
+        .and_then(|l| l.trim_matches(|c: char| c == '[' || c == ']' || c.is_whitespace()).split_whitespace().next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(0)
+}
+
+#[test]
+fn every_subject_and_strategy_passes_on_the_jvm() {
+    for (jar, classes) in SUBJECTS {
+        for s in STRATEGIES {
+            let dir = tempfile::tempdir().unwrap();
+            let (tests, traces, cut) = generate(jar, classes, s, dir.path(), &[]);
+            assert_eq!(tests + cut, traces, "{jar} {s}: every non-cut trace has a test");
+            let (ok, out) = junit(dir.path(), &format!("testdata/{jar}.jar"), "5");
+            assert!(ok, "{jar} with {s}: emitted tests fail on the JVM:\n{out}");
+            assert_eq!(count(&out, "tests successful"), tests, "{jar} {s}:\n{out}");
+            assert_eq!(count(&out, "tests failed"), 0);
+        }
+    }
+}
+
+#[test]
+fn junit4_tests_pass_with_junitcore() {
+    let dir = tempfile::tempdir().unwrap();
+    let (tests, _, _) =
+        generate("samples", &["samples.Container", "samples.Chain"], "uber", dir.path(), &["--junit", "4"]);
+    let (ok, out) = junit(dir.path(), "testdata/samples.jar", "4");
+    assert!(ok, "JUnit 4 run failed:\n{out}");
+    assert!(out.contains(&format!("OK ({tests} tests)")), "{out}");
+}
+
+/// A copy of samples.Container with its null test flipped makes emitted tests fail.
+#[test]
+fn a_mutated_subject_fails_the_emitted_tests() {
+    let src = std::fs::read_to_string("javasrc/samples/Container.java").unwrap();
+    assert!(src.contains("c == null"), "the branch to flip is gone");
+    let mutant = src.replace("c == null", "c != null");
+    let work = tempfile::tempdir().unwrap();
+    let srcdir = work.path().join("src/samples");
+    std::fs::create_dir_all(&srcdir).unwrap();
+    std::fs::write(srcdir.join("Container.java"), mutant).unwrap();
+    let classes = work.path().join("classes");
+    let st = Command::new("javac")
+        .args(["--release", "8", "-nowarn", "-d", classes.to_str().unwrap()])
+        .arg(srcdir.join("Container.java"))
+        .status()
+        .unwrap();
+    assert!(st.success());
+    for s in STRATEGIES {
+        let tests = work.path().join(format!("tests-{s}"));
+        generate("samples", &["samples.Container"], s, &tests, &[]);
+        let (ok, _) = junit(&tests, "testdata/samples.jar", "5");
+        assert!(ok, "{s}: the tests must pass on the original");
+        let (ok, out) = junit(&tests, classes.to_str().unwrap(), "5");
+        assert!(!ok && count(&out, "tests failed") > 0, "{s}: no emitted test noticed the mutant:\n{out}");
+    }
+}
+
+#[test]
+fn regenerating_keeps_existing_files_unless_forced() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().to_str().unwrap();
+    let args = ["gen", "--cp", "testdata/samples.jar", "samples.Chain#hasNull4", "--out", out];
+    assert!(uberlazy(&args).status.success());
+    let file = dir.path().join("samples/Chain_hasNull4Test.java");
+    let first = std::fs::read_to_string(&file).unwrap();
+    let again = uberlazy(&args);
+    assert!(again.status.success());
+    assert!(text(&again).contains("(unchanged)"), "{}", text(&again));
+    std::fs::write(&file, "// edited by hand\n").unwrap();
+    let kept = uberlazy(&args);
+    assert!(text(&kept).contains("use --force"), "{}", text(&kept));
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), "// edited by hand\n");
+    let mut forced = args.to_vec();
+    forced.push("--force");
+    let o = uberlazy(&forced);
+    assert!(text(&o).contains("rewritten"), "{}", text(&o));
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), first);
+    // No temporary files are left behind.
+    let stray: Vec<_> = std::fs::read_dir(dir.path().join("samples"))
+        .unwrap()
+        .filter_map(|e| e.ok())
+        .filter(|e| e.file_name().to_string_lossy().contains(".tmp"))
+        .collect();
+    assert!(stray.is_empty());
+}
+
+#[test]
+fn an_unwritable_output_is_an_error_before_any_work() {
+    let dir = tempfile::tempdir().unwrap();
+    let blocker = dir.path().join("file");
+    std::fs::write(&blocker, "x").unwrap();
+    let out = blocker.join("sub");
+    let o =
+        uberlazy(&["gen", "--cp", "testdata/samples.jar", "samples.Chain#hasNull10", "--out", out.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(text(&o).contains("cannot write"), "{}", text(&o));
+}
+
+#[test]
+fn floats_are_a_clear_error() {
+    let dir = tempfile::tempdir().unwrap();
+    let o = uberlazy(&["gen", "--cp", "testdata/ops.jar", "ops.Floats#mix", "--out", dir.path().to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2));
+    let t = text(&o);
+    assert!(t.contains("ops.Floats#mix") && t.contains("does not support"), "{t}");
+}
