@@ -182,3 +182,21 @@ fn floats_are_a_clear_error() {
     let t = text(&o);
     assert!(t.contains("ops.Floats#mix") && t.contains("does not support"), "{t}");
 }
+
+/// JaCoCo: the tests emitted for the samples (all strategies) cover every branch.
+#[test]
+fn emitted_tests_cover_every_branch_of_the_samples() {
+    let agent = Command::new("bash").args(["tools/jacoco-agent.sh", "target/tools/jacocoagent.jar"]).status().unwrap();
+    assert!(agent.success());
+    let o = Command::new("bash")
+        .args(["tools/coverage.sh", "lazy,lazier,uber,pose", "samples:samples.Container,samples.Triple,samples.Chain"])
+        .env("UBERLAZY", BIN)
+        .output()
+        .unwrap();
+    let out = text(&o);
+    assert!(o.status.success(), "{out}");
+    for class in ["samples.Chain", "samples.Container"] {
+        let row = out.lines().find(|l| l.starts_with(&format!("| {class} |"))).unwrap_or_else(|| panic!("{out}"));
+        assert!(row.contains("| 100.0 |"), "{class} not fully covered: {row}");
+    }
+}

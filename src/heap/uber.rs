@@ -183,7 +183,11 @@ impl Uber {
                 continue;
             }
             let name = format!("L{}", h.locs.len());
-            let exists = cx.terms.and2(parent, &g);
+            // `exists` is a named boolean defined once, so that the guards of deeper
+            // locations stay constant-size instead of repeating the whole chain.
+            let exists = cx.terms.var(&format!("{name}.exists"), Sort::Bool);
+            let chain = cx.terms.and2(parent, &g);
+            assume.push(cx.terms.eq(&exists, &chain));
             let (loc, mut a) = Uber::input_loc(cx, kind, name.clone(), exists);
             assume.append(&mut a);
             let l = h.add_loc(loc);

@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# hasNull with bound N = 4, 8, 16, 32, 64 (the POSE paper's Chain pattern) for every
+# strategy: traces, solver queries and time. uber needs N + 2 traces; lazy grows
+# quadratically. usage: tools/bench-scale.sh [N...]   (prints a markdown table)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+BIN=$PWD/target/release/uberlazy
+NS=${*:-4 8 16 32 64}
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+mkdir -p "$work/src/scale"
+{
+    echo "package scale;"
+    echo "public class ChainN {"
+    echo "    ChainN next;"
+    for n in $NS; do
+        echo "    boolean hasNull$n() { ChainN s = next; int i = 1; while (s != null && i <= $n) { s = s.next; i = i + 1; } return s == null; }"
+    done
+    echo "}"
+} > "$work/src/scale/ChainN.java"
+javac --release 8 -g -d "$work/classes" "$work/src/scale/ChainN.java"
+LIMIT=${BENCH_TIME_LIMIT:-120}
+echo "| N | strategy | traces | cut | solver queries | time ms |"
+echo "|---:|---|---:|---:|---:|---:|"
+for n in $NS; do
+    for s in lazy lazier uber pose; do
+        out=$($BIN run --cp "$work/classes" "scale.ChainN#hasNull$n" --strategy "$s" --json \
+            --max-depth $((2 * n + 4)) --max-objects $((n + 4)) --time-limit "$LIMIT")
+        echo "$out" | python3 -c "import json,sys; d=json.load(sys.stdin); print('| $n | $s | %d | %d | %d | %d |' % (d['traces'], d['cut'], d['solver_queries'], d['time_ms']))"
+    done
+done
