@@ -6,7 +6,6 @@
 //! each method's code and rejects a `tableswitch`/`lookupswitch` whose table cannot fit in
 //! the code (cafebabe would otherwise reserve memory for up to 2^32 entries and abort).
 
-use std::borrow::Cow;
 use std::cell::RefCell;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::Once;
@@ -228,13 +227,13 @@ pub fn method_desc(d: &MethodDescriptor<'_>) -> MethodDesc {
 }
 
 /// Parses a descriptor string from a member reference, with a clear error if malformed.
-pub fn parse_field_desc(s: &Cow<'_, str>, origin: &str) -> Result<JType> {
+pub fn parse_field_desc(s: &str, origin: &str) -> Result<JType> {
     JType::parse(s)
         .ok_or_else(|| Error::ClassFormat { file: origin.to_string(), msg: format!("bad field descriptor {s}") })
 }
 
 /// Parses a method descriptor string from a member reference.
-pub fn parse_method_desc(s: &Cow<'_, str>, origin: &str) -> Result<MethodDesc> {
+pub fn parse_method_desc(s: &str, origin: &str) -> Result<MethodDesc> {
     MethodDesc::parse(s)
         .ok_or_else(|| Error::ClassFormat { file: origin.to_string(), msg: format!("bad method descriptor {s}") })
 }

@@ -152,11 +152,7 @@ impl ClassTable {
     pub fn instance_fields(&self, c: ClassId) -> Vec<FieldId> {
         let mut chain = self.superclasses(c);
         chain.reverse();
-        chain
-            .into_iter()
-            .flat_map(|k| self.class(k).fields.iter().copied().collect::<Vec<_>>())
-            .filter(|f| !self.field(*f).is_static())
-            .collect()
+        chain.into_iter().flat_map(|k| self.class(k).fields.to_vec()).filter(|f| !self.field(*f).is_static()).collect()
     }
 
     /// The loaded classes that are `c` or a subclass/implementor of it (sorted by name).

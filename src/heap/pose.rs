@@ -510,7 +510,7 @@ impl HeapStrategy for Pose {
     }
 
     fn ref_eq(&self, cx: &mut Ctx<'_>, heap: &PoseHeap, a: &Term, b: &Term) -> Result<Vec<Alt<PoseHeap, Test>>> {
-        let c = cx.terms.eq(&a, &b);
+        let c = cx.terms.eq(a, b);
         let t = match c.as_bool() {
             Some(x) => Test::Known(x),
             None => Test::Cond(c),

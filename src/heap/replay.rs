@@ -203,7 +203,7 @@ fn narrow(elem: &JType, v: i64) -> CVal {
         JType::Byte => CVal::Int(i64::from(v as i8)),
         JType::Short => CVal::Int(i64::from(v as i16)),
         JType::Char => CVal::Int(i64::from(v as u16)),
-        JType::Boolean => CVal::Int(i64::from(v & 1)),
+        JType::Boolean => CVal::Int(v & 1),
         _ => CVal::Int(i64::from(v as i32)),
     }
 }

@@ -5,7 +5,7 @@ use crate::heap::CVal;
 
 /// The source name of a class given its internal or Java name (`a/b/C$D` → `a.b.C.D`).
 pub fn class_name(name: &str) -> String {
-    name.replace('/', ".").replace('$', ".")
+    name.replace(['/', '$'], ".")
 }
 
 /// The source spelling of a type (`int`, `samples.Chain`, `int[]`).

@@ -264,10 +264,8 @@ impl<H: HeapStrategy, S: Solver> Machine<'_, H, S> {
             why: format!("{} was not lowered", table.method_display(t)),
         })?;
         let mut frame = Frame::new(t, body, FrameKind::Call);
-        let mut slot = 0u32;
-        for a in args {
-            frame.set(LocalId(slot), a);
-            slot += 1;
+        for (slot, a) in args.into_iter().enumerate() {
+            frame.set(LocalId(slot as u32), a);
         }
         frame.ret_to = dst;
         let mut st = st;
