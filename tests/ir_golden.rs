@@ -7,7 +7,7 @@ use uberlazy::classfile::{ClassPath, ClassTable};
 use uberlazy::ir::print::print_body;
 
 /// The jars built from javasrc/ whose every method must lower.
-const JARS: [&str; 4] = ["samples", "subjects", "ops", "frontend"];
+const JARS: [&str; 5] = ["samples", "subjects", "ops", "frontend", "sir"];
 
 fn table(jar: &str) -> ClassTable {
     let cp = ClassPath::open(&format!("testdata/{jar}.jar")).unwrap();

@@ -12,7 +12,8 @@ const STRATEGIES: [&str; 4] = ["lazy", "lazier", "uber", "pose"];
 /// Every class of javasrc/ whose methods the machine explores (ops.Floats holds the
 /// float/double methods the machine rejects by design; `floats_are_a_clear_error` checks it).
 /// (frontend.Shape is abstract with no subclass: exploring it is a clear error instead.)
-const SUBJECTS: [(&str, &[&str]); 4] = [
+const SUBJECTS: [(&str, &[&str]); 5] = [
+    ("sir", &["sir.SinglyLinkedList", "sir.Stack", "sir.BinarySearchTree"]),
     ("frontend", &["frontend.Overloads"]),
     ("samples", &["samples.Container", "samples.Triple", "samples.Chain"]),
     (
@@ -93,6 +94,28 @@ fn every_subject_and_strategy_passes_on_the_jvm() {
             assert_eq!(count(&out, "tests successful"), tests, "{jar} {s}:\n{out}");
             assert_eq!(count(&out, "tests failed"), 0);
         }
+    }
+}
+
+/// With `--precondition repOK` every emitted test first asserts `repOK()` on the rebuilt
+/// input, so all tests passing means every emitted input is valid (Java StarFinder's 100%).
+#[test]
+fn precondition_inputs_are_all_valid() {
+    for s in STRATEGIES {
+        let dir = tempfile::tempdir().unwrap();
+        let (tests, _, _) = generate(
+            "sir",
+            &["sir.SinglyLinkedList", "sir.Stack", "sir.BinarySearchTree"],
+            s,
+            dir.path(),
+            &["--precondition", "repOK"],
+        );
+        assert!(tests > 0);
+        let src = std::fs::read_to_string(dir.path().join("sir/Stack_popTest.java")).unwrap();
+        assert!(src.contains("assertTrue(o0.repOK()"), "{src}");
+        let (ok, out) = junit(dir.path(), "testdata/sir.jar", "5");
+        assert!(ok, "{s}: an input violates repOK or a test fails:\n{out}");
+        assert_eq!(count(&out, "tests successful"), tests);
     }
 }
 

@@ -69,7 +69,7 @@ const SUBJECT_DEPTH: u32 = 12;
 /// path for uber and POSE, never fewer lazy traces than uber ones, and models that replay.
 #[test]
 fn strategies_agree_on_every_subject() {
-    for jar in ["testdata/samples.jar", "testdata/subjects.jar"] {
+    for jar in ["testdata/samples.jar", "testdata/subjects.jar", "testdata/sir.jar"] {
         let p = uberlazy::run::load(jar).unwrap();
         let mut specs = Vec::new();
         for c in p.table.loaded_classes() {

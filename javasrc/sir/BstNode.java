@@ -1,0 +1,8 @@
+package sir;
+
+/** A node of {@link BinarySearchTree}. */
+public class BstNode {
+    int key;
+    BstNode left;
+    BstNode right;
+}
