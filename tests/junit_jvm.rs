@@ -13,7 +13,7 @@ const STRATEGIES: [&str; 4] = ["lazy", "lazier", "uber", "pose"];
 /// float/double methods the machine rejects by design; `floats_are_a_clear_error` checks it).
 /// (frontend.Shape is abstract with no subclass: exploring it is a clear error instead.)
 const SUBJECTS: [(&str, &[&str]); 5] = [
-    ("sir", &["sir.SinglyLinkedList", "sir.Stack", "sir.BinarySearchTree"]),
+    ("sir", &SIR),
     ("frontend", &["frontend.Overloads"]),
     ("samples", &["samples.Container", "samples.Triple", "samples.Chain"]),
     (
@@ -32,6 +32,23 @@ const SUBJECTS: [(&str, &[&str]); 5] = [
     ("ops", &["ops.IntOps", "ops.Branches", "ops.Objects", "ops.ArrayOps", "ops.Exceptions"]),
 ];
 
+/// Every SIR subject (explored at depth 8: their loops and recursion multiply lazy traces).
+const SIR: [&str; 8] = [
+    "sir.SinglyLinkedList",
+    "sir.DoublyLinkedList",
+    "sir.Stack",
+    "sir.BinarySearchTree",
+    "sir.AvlTree",
+    "sir.RedBlackTree",
+    "sir.AATree",
+    "sir.BinomialHeap",
+];
+
+/// The `--max-depth` the JVM runs use for a jar.
+fn depth(jar: &str) -> &'static str {
+    if jar == "sir" { "8" } else { "12" }
+}
+
 fn uberlazy(args: &[&str]) -> Output {
     Command::new(BIN).args(args).output().unwrap()
 }
@@ -45,7 +62,7 @@ fn generate(jar: &str, classes: &[&str], strategy: &str, out: &Path, extra: &[&s
     let cp = format!("testdata/{jar}.jar");
     let mut args = vec!["gen", "--cp", &cp, "--strategy", strategy, "--out", out.to_str().unwrap()];
     args.extend_from_slice(classes);
-    args.extend_from_slice(&["--max-depth", "12"]);
+    args.extend_from_slice(&["--max-depth", depth(jar)]);
     args.extend_from_slice(extra);
     let o = uberlazy(&args);
     let t = text(&o);
@@ -103,13 +120,7 @@ fn every_subject_and_strategy_passes_on_the_jvm() {
 fn precondition_inputs_are_all_valid() {
     for s in STRATEGIES {
         let dir = tempfile::tempdir().unwrap();
-        let (tests, _, _) = generate(
-            "sir",
-            &["sir.SinglyLinkedList", "sir.Stack", "sir.BinarySearchTree"],
-            s,
-            dir.path(),
-            &["--precondition", "repOK"],
-        );
+        let (tests, _, _) = generate("sir", &SIR, s, dir.path(), &["--precondition", "repOK"]);
         assert!(tests > 0);
         let src = std::fs::read_to_string(dir.path().join("sir/Stack_popTest.java")).unwrap();
         assert!(src.contains("assertTrue(o0.repOK()"), "{src}");

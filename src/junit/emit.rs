@@ -171,6 +171,8 @@ impl Target<'_> {
                 rendered.iter().map(|a| format!(", {a}")).collect::<String>()
             );
             if let Some(ty) = &m.desc.ret {
+                // A cast marks the reflective result; `expect_throw` drops it again (a cast is
+                // no statement), `expect_return` keeps it.
                 call = format!("({}) {call}", boxed_type(ty));
             }
             return Ok(call);
@@ -180,6 +182,10 @@ impl Target<'_> {
 
     fn expect_throw(&self, s: &mut String, indent: &str, call: &str, exception: &str) {
         let x = exception.replace('$', ".");
+        let call = match call.find(") Heap.invoke(") {
+            Some(p) if call.starts_with('(') => &call[p + 2..],
+            _ => call,
+        };
         match self.junit {
             Junit::Five => {
                 let _ = writeln!(s, "{indent}Throwable thrown = assertThrows(Throwable.class, () -> {call});");

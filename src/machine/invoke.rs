@@ -74,12 +74,16 @@ impl<H: HeapStrategy, S: Solver> Machine<'_, H, S> {
             unknown: false,
             steps: 0,
         };
-        if let Some(pre) = self.config.precondition.clone() {
-            let recv = args.first().cloned().filter(|_| !m.is_static()).ok_or_else(|| {
-                Error::Usage(format!(
-                    "--precondition {pre} needs an instance method; {} is static",
-                    table.method_display(entry)
-                ))
+        // A precondition is a method of the receiver: static methods have none and are
+        // explored unconstrained (the trace notes say so).
+        if let Some(pre) = self.config.precondition.clone()
+            && m.is_static()
+        {
+            st.notes.push(format!("--precondition {pre} not applied: static method"));
+        }
+        if let Some(pre) = self.config.precondition.clone().filter(|_| !m.is_static()) {
+            let recv = args.first().cloned().ok_or_else(|| {
+                Error::Usage(format!("{} has no receiver for --precondition {pre}", table.method_display(entry)))
             })?;
             let pm = table
                 .declared_method(
