@@ -84,6 +84,7 @@ fn every_instruction_family_has_a_subject() {
         ("ops.Objects", "casts", &["(instanceof o ops.Objects)", "(checkcast o ops.Objects)"]),
         ("ops.Objects", "postIncrement", &["(this $ size)", "(this $ size := "]),
         ("ops.Objects", "chainAssign", &["(this $ size := 7)", "(a $ size := 7)"]),
+        ("ops.Objects", "discard", &["(o @ ops.Objects.size()I)", "(o @ ops.Objects.longPostIncrement()J)"]),
         ("ops.ArrayOps", "ints", &["(newarray int n)", "(length ", "[ i ] := 5)"]),
         ("ops.ArrayOps", "longs", &["[ i ] : long)", "1L"]),
         ("ops.ArrayOps", "small", &[": byte", ": char", ": short"]),

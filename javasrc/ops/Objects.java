@@ -54,4 +54,11 @@ public class Objects implements Sized {
     static int staticPostIncrement() {
         return created++;
     }
+
+    /** Results that are thrown away: pop (int) and pop2 (long). */
+    long discard(Objects o) {
+        o.size();
+        o.longPostIncrement();
+        return o.total;
+    }
 }
