@@ -8,7 +8,7 @@ BIN      := target/release/uberlazy
 SAMPLES  := samples.Container\#swap samples.Triple\#sum samples.Chain\#hasNull4 samples.Chain\#hasNull10
 DEMO_OUT := target/demo-tests
 
-.PHONY: help deps build testdata test demo bench bench-scale coverage jacoco-agent lint check-layers clean
+.PHONY: help deps build testdata test demo bench bench-parts bench-scale coverage jacoco-agent lint check-layers clean
 
 help:
 	@echo "make demo          install what is missing, build, show IR, trace tables and JUnit tests of the samples"
@@ -16,7 +16,7 @@ help:
 	@echo "make deps          install missing system packages (libz3-dev, JDK, junit5, junit4, jacoco, ...)"
 	@echo "make build         release build"
 	@echo "make testdata      rebuild testdata/*.jar from javasrc/ (javac --release 8, deterministic)"
-	@echo "make bench         per-sample wall time and solver queries, all strategies"
+	@echo "make bench         SIR table results/bench.{csv,md} (make -j bench: parallel) + sample timings"
 	@echo "make bench-scale   hasNull with N = 4..64 for all strategies"
 	@echo "make coverage      JaCoCo branch/line coverage of the samples by the emitted tests"
 	@echo "make lint          rustfmt check and clippy (warnings are errors)"
@@ -48,8 +48,22 @@ demo: build
 		./tools/run-junit.sh $(DEMO_OUT) testdata/samples.jar 5; \
 	fi
 
-bench: build
+SIR_CLASSES := SinglyLinkedList DoublyLinkedList Stack BinarySearchTree AvlTree RedBlackTree AATree BinomialHeap
+BENCH_PARTS := $(patsubst %,target/bench/%.csv,$(SIR_CLASSES))
+
+# The SIR table (results/bench.{csv,md}); `make -j bench` runs the classes in parallel.
+bench: build jacoco-agent
+	rm -rf target/bench
+	$(MAKE) bench-parts
+	python3 tools/bench.py table $(BENCH_PARTS)
+	@echo "== results/bench.md written; the paper samples:"
 	./tools/bench.sh
+
+bench-parts: $(BENCH_PARTS)
+
+target/bench/%.csv:
+	@mkdir -p target/bench
+	python3 tools/bench.py class $* $@
 
 bench-scale: build
 	./tools/bench-scale.sh

@@ -234,3 +234,44 @@ fn emitted_tests_cover_every_branch_of_the_samples() {
         assert!(row.contains("| 100.0 |"), "{class} not fully covered: {row}");
     }
 }
+
+/// `gen --stats` writes the counts per method; `--validity` makes every test record whether
+/// its input satisfies the invariant (what `make bench` reports as valid_pct).
+#[test]
+fn stats_and_validity_records_for_the_bench() {
+    let dir = tempfile::tempdir().unwrap();
+    let stats = dir.path().join("stats.json");
+    let tests = dir.path().join("tests");
+    let o = uberlazy(&[
+        "gen",
+        "--cp",
+        "testdata/sir.jar",
+        "sir.Stack#pop",
+        "--out",
+        tests.to_str().unwrap(),
+        "--max-depth",
+        "8",
+        "--stats",
+        stats.to_str().unwrap(),
+        "--validity",
+        "repOK",
+    ]);
+    assert!(o.status.success(), "{}", text(&o));
+    let v: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&stats).unwrap()).unwrap();
+    let row = &v[0];
+    assert_eq!(row["method"], "sir.Stack#pop()I");
+    let n = row["tests"].as_u64().unwrap();
+    assert!(n > 0 && row["traces"].as_u64().unwrap() >= n);
+    let records = dir.path().join("valid.txt");
+    let o = Command::new("bash")
+        .args(["tools/run-junit.sh", tests.to_str().unwrap(), "testdata/sir.jar", "5"])
+        .env("VALIDITY_FILE", &records)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", text(&o));
+    let lines = std::fs::read_to_string(&records).unwrap();
+    assert_eq!(lines.lines().count() as u64, n);
+    // Without a precondition some inputs break the invariant (e.g. a negative size).
+    assert!(lines.lines().any(|l| l.starts_with("invalid ")), "{lines}");
+    assert!(lines.lines().any(|l| l.starts_with("valid ")), "{lines}");
+}

@@ -2,7 +2,8 @@
 # Compiles every .java under a directory of emitted tests and runs them on the JVM.
 # usage: tools/run-junit.sh <test-src-dir> <subject-classpath> [5|4]
 # With JACOCO_EXEC=<file> (and JACOCO_INCLUDES=<pattern>), runs under the JaCoCo agent
-# built by `make jacoco-agent`. Exits non-zero if compilation or any test fails.
+# built by `make jacoco-agent`; VALIDITY_FILE=<file> collects `gen --validity` records;
+# REPORTS_DIR=<dir> keeps JUnit 5's XML report. Exits non-zero if compilation or any test fails.
 set -euo pipefail
 src=$1; cp=$2; ver=${3:-5}
 J=/usr/share/java
@@ -19,10 +20,17 @@ agent=()
 if [ -n "${JACOCO_EXEC:-}" ]; then
     agent=("-javaagent:target/tools/jacocoagent.jar=destfile=$JACOCO_EXEC,append=true,includes=${JACOCO_INCLUDES:-*}")
 fi
+if [ -n "${VALIDITY_FILE:-}" ]; then
+    agent+=("-Duberlazy.validity=$VALIDITY_FILE")
+fi
+reports=()
+if [ -n "${REPORTS_DIR:-}" ]; then
+    reports=(--reports-dir "$REPORTS_DIR")
+fi
 if [ "$ver" = 4 ]; then
     classes=$(cd "$out/classes" && find . -name '*Test.class' | sed 's|^\./||; s|\.class$||; s|/|.|g' | sort)
     java "${agent[@]}" -cp "$out/classes:$cp:$libs" org.junit.runner.JUnitCore $classes
 else
     java "${agent[@]}" -jar $J/junit-platform-console-standalone.jar --disable-banner --details=summary \
-        --fail-if-no-tests -cp "$out/classes:$cp" --scan-classpath "$out/classes"
+        --fail-if-no-tests "${reports[@]}" -cp "$out/classes:$cp" --scan-classpath "$out/classes"
 fi

@@ -32,6 +32,15 @@ pub struct GenArgs {
     /// Overwrite existing test files whose contents differ.
     #[arg(long)]
     pub force: bool,
+    /// Also write the counts of every explored method (as `run --json`, plus `tests`) to
+    /// this JSON file, for pipelines such as `make bench`.
+    #[arg(long, value_name = "FILE")]
+    pub stats: Option<PathBuf>,
+    /// Record, in each test, whether this boolean method of the receiver holds on the rebuilt
+    /// input (without asserting it): the file named by the system property
+    /// `uberlazy.validity` gets one line per test. Measures the share of valid inputs.
+    #[arg(long, value_name = "METHOD")]
+    pub validity: Option<String>,
     #[command(flatten)]
     pub analysis: AnalysisArgs,
 }
@@ -66,6 +75,7 @@ pub fn run(args: &GenArgs) -> Result<()> {
     }
     lines.push(format!("runtime helper: {} ({})", helper.display(), written(w)));
     let mut failed: Vec<Error> = Vec::new();
+    let mut stats: Vec<serde_json::Value> = Vec::new();
     for (i, m) in ms.iter().enumerate() {
         if progress_enabled() {
             eprintln!("[{}/{}] {} {strategy}", i + 1, ms.len(), program.table.method_display(*m));
@@ -79,7 +89,20 @@ pub fn run(args: &GenArgs) -> Result<()> {
                 continue;
             }
         };
-        let tests = junit::emit(&program.table, &r, junit, config.precondition.as_deref());
+        let options =
+            junit::Options { junit, precondition: config.precondition.as_deref(), validity: args.validity.as_deref() };
+        let tests = junit::emit(&program.table, &r, &options);
+        if args.stats.is_some() {
+            let s = crate::report::summarize(&r, &config, crate::run::peak_mb());
+            let mut v = serde_json::to_value(&s).map_err(|e| Error::Usage(e.to_string()))?;
+            v["tests"] = serde_json::json!(tests.tests);
+            v["test_class"] = serde_json::json!(format!(
+                "{}{}",
+                if tests.package.is_empty() { String::new() } else { format!("{}.", tests.package) },
+                tests.class_name
+            ));
+            stats.push(v);
+        }
         let path = args.out.join(tests.path());
         let w = write_atomic(&path, &tests.source, args.force)?;
         if w == Written::Kept {
@@ -96,6 +119,10 @@ pub fn run(args: &GenArgs) -> Result<()> {
         for (id, why) in &tests.skipped {
             lines.push(format!("  trace {id} skipped: {why}"));
         }
+    }
+    if let Some(path) = &args.stats {
+        let text = serde_json::to_string_pretty(&stats).map_err(|e| Error::Usage(e.to_string()))?;
+        write_atomic(path, &text, true)?;
     }
     for l in &lines {
         println!("{l}");

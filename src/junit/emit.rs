@@ -16,6 +16,7 @@ pub(super) struct Target<'a> {
     pub method: MethodId,
     pub junit: Junit,
     pub precondition: Option<&'a str>,
+    pub validity: Option<&'a str>,
 }
 
 /// The variable name of concrete object `i`.
@@ -89,6 +90,10 @@ impl Target<'_> {
             }
         }
         let call = self.call(c)?;
+        if let (Some(v), false) = (self.validity, m.is_static()) {
+            let recv = c.args.first().map(|a| expr(&JType::object(), a)).unwrap_or_default();
+            let _ = writeln!(s, "{indent}Heap.valid(\"{}#{}\", () -> {recv}.{v}());", comment(&r.method), t.id);
+        }
         if let (Some(p), false) = (self.precondition, m.is_static()) {
             let recv = c.args.first().map(|a| expr(&JType::object(), a)).unwrap_or_default();
             let _ = writeln!(s, "{indent}assertTrue({recv}.{p}(), \"precondition {p}() holds on the input\");");

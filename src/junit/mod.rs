@@ -46,10 +46,26 @@ impl MethodTests {
     }
 }
 
-/// Emits the test class for one explored method. `precondition` names a boolean method of
-/// the receiver that each test checks on the rebuilt input before the call.
-pub fn emit(table: &ClassTable, r: &RunResult, junit: Junit, precondition: Option<&str>) -> MethodTests {
-    let target = emit::Target { table, method: r.method_id, junit, precondition };
+/// How to emit tests.
+#[derive(Debug, Clone, Copy)]
+pub struct Options<'a> {
+    pub junit: Junit,
+    /// A boolean method of the receiver that each test asserts on the rebuilt input.
+    pub precondition: Option<&'a str>,
+    /// A boolean method of the receiver whose value on the rebuilt input each test records
+    /// (see `Heap.valid`), without asserting it.
+    pub validity: Option<&'a str>,
+}
+
+/// Emits the test class for one explored method.
+pub fn emit(table: &ClassTable, r: &RunResult, options: &Options<'_>) -> MethodTests {
+    let target = emit::Target {
+        table,
+        method: r.method_id,
+        junit: options.junit,
+        precondition: options.precondition,
+        validity: options.validity,
+    };
     let name = emit::test_class_name(table, r.method_id);
     emit::class_source(&target, r, &name)
 }

@@ -113,6 +113,29 @@ public final class Heap {
         }
     }
 
+    /**
+     * Records whether an input satisfies its invariant: appends "valid" or "invalid" and the
+     * test's name to the file named by the system property {@code uberlazy.validity}, if set.
+     * A check that throws counts as invalid.
+     */
+    public static void valid(String test, java.util.function.BooleanSupplier check) {
+        String file = System.getProperty("uberlazy.validity");
+        if (file == null) {
+            return;
+        }
+        boolean ok;
+        try {
+            ok = check.getAsBoolean();
+        } catch (Throwable t) {
+            ok = false;
+        }
+        try (java.io.FileWriter w = new java.io.FileWriter(file, true)) {
+            w.write((ok ? "valid " : "invalid ") + test + "\n");
+        } catch (java.io.IOException e) {
+            throw new IllegalStateException("cannot record validity in " + file, e);
+        }
+    }
+
     /** Reads a static field. */
     public static Object getStatic(String field) {
         try {

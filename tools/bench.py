@@ -1,0 +1,181 @@
+#!/usr/bin/env python3
+"""The SIR benchmark: every public method of a subject class x strategy x precondition.
+
+usage: tools/bench.py class <Class> <out.csv>     one class (make runs these in parallel)
+       tools/bench.py table <parts...>            merge parts into results/bench.{csv,md}
+
+For each strategy and precondition (`none`, `repOK`) it runs `uberlazy gen` on the public
+methods of sir.<Class> (repOK excluded) with `--stats` (traces, paths, ... per method) and
+`--validity repOK` (each test records whether its input satisfies repOK), runs the tests
+on the JVM under JaCoCo, and writes one CSV row per method with the columns of
+results/bench.csv. Bounds: BENCH_DEPTH (default 10) and BENCH_TIME_LIMIT (default 60 s),
+the same for every row.
+"""
+import csv
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+import xml.etree.ElementTree as ET
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+BIN = os.environ.get("UBERLAZY", os.path.join(ROOT, "target/release/uberlazy"))
+JAR = os.path.join(ROOT, "testdata/sir.jar")
+J = "/usr/share/java"
+DEPTH = os.environ.get("BENCH_DEPTH", "10")
+TIME_LIMIT = os.environ.get("BENCH_TIME_LIMIT", "60")
+STRATEGIES = ["lazy", "lazier", "uber", "pose"]
+PRECONDITIONS = ["none", "repOK"]
+COLUMNS = ["class", "method", "strategy", "precondition", "traces", "paths", "exceptional", "cut",
+           "solver_queries", "time_ms", "peak_mb", "tests", "tests_passed", "valid_pct", "branch_cov_pct"]
+JACOCO_CP = ":".join(f"{J}/{j}" for j in ["org.jacoco.core.jar", "asm.jar", "asm-commons.jar", "asm-tree.jar"])
+
+
+def progress(msg):
+    if sys.stderr.isatty():
+        print(msg, file=sys.stderr, flush=True)
+
+
+def public_methods(cls):
+    out = subprocess.run([BIN, "classes", "--cp", JAR], capture_output=True, text=True, check=True).stdout
+    methods, inside = [], False
+    for line in out.splitlines():
+        if re.match(r"^\S.*class ", line):
+            inside = line.split()[-1] == f"sir.{cls}"
+            continue
+        if inside and line.startswith("  ok") and " public " in f" {line} ":
+            sig = line.split()[-1]
+            name = sig.split("(")[0]
+            if name not in ("<init>", "repOK"):
+                methods.append(f"sir.{cls}#{sig}")
+    return methods
+
+
+def report_classes(work):
+    """Compiles the JaCoCo reader once per run."""
+    out = os.path.join(work, "report")
+    if not os.path.isdir(out):
+        subprocess.run(["javac", "-nowarn", "-d", out, "-cp", JACOCO_CP,
+                        os.path.join(ROOT, "tools/java/CoverageReport.java")], check=True)
+    return out
+
+
+def branch_cov(work, exec_file, cls):
+    if not os.path.exists(exec_file):
+        return 0.0
+    out = subprocess.run(["java", "-cp", f"{report_classes(work)}:{JACOCO_CP}", "CoverageReport", exec_file, JAR],
+                         capture_output=True, text=True).stdout
+    for line in out.splitlines():
+        cells = [c.strip() for c in line.strip("|").split("|")]
+        if cells and cells[0] == f"sir.{cls}":
+            return 0.0 if cells[2] == "n/a" else float(cells[2])
+    return 0.0
+
+
+def junit_results(reports):
+    """(tests, passed) per test class from JUnit 5's XML report."""
+    res = {}
+    path = os.path.join(reports, "TEST-junit-jupiter.xml")
+    if not os.path.exists(path):
+        return res
+    for case in ET.parse(path).getroot().iter("testcase"):
+        name = case.get("classname", "")
+        ok = case.find("failure") is None and case.find("error") is None
+        t, p = res.get(name, (0, 0))
+        res[name] = (t + 1, p + (1 if ok else 0))
+    return res
+
+
+def validity(path):
+    """(valid, total) per method from `Heap.valid` records (`valid <method>#<trace>`)."""
+    res = {}
+    if not os.path.exists(path):
+        return res
+    for line in open(path):
+        verdict, _, test = line.strip().partition(" ")
+        method = test.rsplit("#", 1)[0]
+        v, t = res.get(method, (0, 0))
+        res[method] = (v + (verdict == "valid"), t + 1)
+    return res
+
+
+def bench_class(cls, out_csv):
+    methods = public_methods(cls)
+    rows = []
+    with tempfile.TemporaryDirectory() as work:
+        for pre in PRECONDITIONS:
+            for s in STRATEGIES:
+                progress(f"[{cls}] {s} precondition={pre}")
+                tag = f"{s}-{pre}"
+                tests = os.path.join(work, tag)
+                stats_file = os.path.join(work, f"{tag}.json")
+                cmd = [BIN, "gen", "--cp", JAR, *methods, "--strategy", s, "--out", tests, "--force",
+                       "--max-depth", DEPTH, "--time-limit", TIME_LIMIT, "--stats", stats_file, "--validity", "repOK"]
+                if pre == "repOK":
+                    cmd += ["--precondition", "repOK"]
+                subprocess.run(cmd, capture_output=True, text=True)
+                stats = json.load(open(stats_file)) if os.path.exists(stats_file) else []
+                env = dict(os.environ, JACOCO_EXEC=os.path.join(work, f"{tag}.exec"), JACOCO_INCLUDES="sir.*",
+                           VALIDITY_FILE=os.path.join(work, f"{tag}.valid"),
+                           REPORTS_DIR=os.path.join(work, f"{tag}.reports"))
+                subprocess.run(["bash", os.path.join(ROOT, "tools/run-junit.sh"), tests, JAR, "5"],
+                               capture_output=True, text=True, env=env, cwd=ROOT)
+                junit = junit_results(env["REPORTS_DIR"])
+                valid = validity(env["VALIDITY_FILE"])
+                cov = branch_cov(work, env["JACOCO_EXEC"], cls)
+                for st in stats:
+                    t, p = junit.get(st["test_class"], (0, 0))
+                    v, n = valid.get(st["method"], (0, 0))
+                    rows.append({
+                        "class": f"sir.{cls}", "method": st["method"].split("#", 1)[1], "strategy": s,
+                        "precondition": pre, "traces": st["traces"], "paths": st["paths"],
+                        "exceptional": st["exceptional"], "cut": st["cut"], "solver_queries": st["solver_queries"],
+                        "time_ms": st["time_ms"], "peak_mb": st["peak_mb"], "tests": st["tests"],
+                        "tests_passed": p if t else 0, "valid_pct": round(100.0 * v / n, 1) if n else "",
+                        "branch_cov_pct": cov,
+                    })
+    with open(out_csv, "w", newline="") as f:
+        w = csv.DictWriter(f, fieldnames=COLUMNS)
+        w.writeheader()
+        w.writerows(rows)
+
+
+def table(parts):
+    rows = []
+    for p in parts:
+        rows.extend(csv.DictReader(open(p)))
+    os.makedirs(os.path.join(ROOT, "results"), exist_ok=True)
+    with open(os.path.join(ROOT, "results/bench.csv"), "w", newline="") as f:
+        w = csv.DictWriter(f, fieldnames=COLUMNS)
+        w.writeheader()
+        w.writerows(rows)
+    lazy = {(r["class"], r["method"], r["precondition"]): int(r["traces"]) for r in rows if r["strategy"] == "lazy"}
+    md = ["# SIR benchmark", "",
+          f"Bounds for every row: --max-depth {DEPTH}, --time-limit {TIME_LIMIT} s, other bounds at their defaults.",
+          "`uber/lazy` is the ratio of traces. Reproduce with `make bench`.", "",
+          "| " + " | ".join(COLUMNS + ["uber/lazy"]) + " |", "|" + "---|" * (len(COLUMNS) + 1)]
+    for r in rows:
+        ratio = ""
+        if r["strategy"] == "uber":
+            base = lazy.get((r["class"], r["method"], r["precondition"]))
+            ratio = f"{int(r['traces']) / base:.2f}" if base else ""
+        md.append("| " + " | ".join(str(r[c]) for c in COLUMNS) + f" | {ratio} |")
+    uber_pre = sorted(int(r["time_ms"]) for r in rows if r["strategy"] == "uber" and r["precondition"] == "repOK")
+    if uber_pre:
+        md += ["", f"Median time per method (uber, repOK): {uber_pre[len(uber_pre) // 2]} ms."]
+    slow = sorted(rows, key=lambda r: -int(r["time_ms"]))[:10]
+    md += ["", "Slowest ten rows:", "", "| class | method | strategy | precondition | time_ms |", "|---|---|---|---|---:|"]
+    md += [f"| {r['class']} | {r['method']} | {r['strategy']} | {r['precondition']} | {r['time_ms']} |" for r in slow]
+    with open(os.path.join(ROOT, "results/bench.md"), "w") as f:
+        f.write("\n".join(md) + "\n")
+
+
+if __name__ == "__main__":
+    if len(sys.argv) >= 4 and sys.argv[1] == "class":
+        bench_class(sys.argv[2], sys.argv[3])
+    elif len(sys.argv) >= 3 and sys.argv[1] == "table":
+        table(sys.argv[2:])
+    else:
+        sys.exit(__doc__)
