@@ -67,6 +67,9 @@ pub struct Bounds {
     /// Largest length of an input array (a restriction of the input domain, not a cut:
     /// models never pick longer arrays).
     pub max_array_length: u32,
+    /// Maximum program decisions made inside the precondition (`--precondition`), counted
+    /// apart from `max_depth` so that checking the input does not eat the method's budget.
+    pub precondition_depth: u32,
 }
 
 impl Default for Bounds {
@@ -77,9 +80,13 @@ impl Default for Bounds {
             max_calls: DEFAULT_MAX_CALLS,
             time_limit_s: DEFAULT_TIME_LIMIT_S,
             max_array_length: DEFAULT_MAX_ARRAY_LENGTH,
+            precondition_depth: DEFAULT_PRECONDITION_DEPTH,
         }
     }
 }
+
+/// Default of `--precondition-depth`.
+pub const DEFAULT_PRECONDITION_DEPTH: u32 = 12;
 
 /// Default of `--max-array-length`.
 pub const DEFAULT_MAX_ARRAY_LENGTH: u32 = 16;

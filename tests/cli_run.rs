@@ -85,3 +85,30 @@ fn bad_input_is_a_clear_error_with_exit_code_2() {
         assert!(!err.contains("panicked"));
     }
 }
+
+/// Decisions inside `--precondition` count against `--precondition-depth`, not `--max-depth`:
+/// with a budget of 4, repOK of Stack can only accept the empty stack (size < 0, the loop
+/// test, size == 0), and every longer stack is cut inside repOK.
+#[test]
+fn precondition_decisions_have_their_own_budget() {
+    let v = json(&[
+        "run",
+        "--cp",
+        "testdata/sir.jar",
+        "sir.Stack#pop",
+        "--strategy",
+        "uber",
+        "--precondition",
+        "repOK",
+        "--precondition-depth",
+        "4",
+        "--json",
+    ]);
+    assert_eq!(v["bounds"]["precondition_depth"], 4);
+    let traces = v["trace_list"].as_array().unwrap();
+    let cut: Vec<&str> = traces.iter().filter_map(|t| t["cut"].as_str()).collect();
+    assert!(!cut.is_empty() && cut.iter().all(|c| *c == "precondition-depth (4)"), "{cut:?}");
+    let normal: Vec<&serde_json::Value> = traces.iter().filter(|t| t["cut"].is_null()).collect();
+    assert_eq!(normal.len(), 1);
+    assert!(normal[0]["input"].as_str().unwrap().contains("size=0"), "{}", normal[0]["input"]);
+}

@@ -20,6 +20,9 @@ pub struct AnalysisArgs {
     /// Wall-clock budget per method and strategy, in seconds.
     #[arg(long, default_value_t = config::DEFAULT_TIME_LIMIT_S)]
     pub time_limit: u64,
+    /// Maximum decisions inside the --precondition method (counted apart from --max-depth).
+    #[arg(long, default_value_t = config::DEFAULT_PRECONDITION_DEPTH)]
+    pub precondition_depth: u32,
     /// Largest length of an input array (restricts inputs; no trace is cut by it).
     #[arg(long, default_value_t = config::DEFAULT_MAX_ARRAY_LENGTH)]
     pub max_array_length: u32,
@@ -51,6 +54,7 @@ impl AnalysisArgs {
                 max_calls: self.max_calls,
                 time_limit_s: self.time_limit,
                 max_array_length: self.max_array_length,
+                precondition_depth: self.precondition_depth,
             },
             search: if self.search == "bfs" { SearchOrder::Bfs } else { SearchOrder::Dfs },
             symbolic_statics: self.symbolic_statics,

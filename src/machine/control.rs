@@ -120,18 +120,37 @@ impl<H: HeapStrategy, S: Solver> Machine<'_, H, S> {
     /// Records a program decision at the current instruction; `false` if it exceeds
     /// `--max-depth` (the caller ends the trace as cut). The decision that exceeds the bound
     /// is still recorded, so that the two sides of a cut branch stay distinct paths.
+    /// Decisions inside the precondition count against `--precondition-depth` instead.
     pub(super) fn record(&self, st: &mut State<H>, choice: Choice) -> bool {
-        let within = (st.path.len() as u64) < u64::from(self.config.bounds.max_depth);
+        let b = &self.config.bounds;
+        let in_pre = Self::in_precondition(st);
+        let within = if in_pre {
+            st.pre_decisions < b.precondition_depth
+        } else {
+            ((st.path.len() as u64) - u64::from(st.pre_decisions)) < u64::from(b.max_depth)
+        };
         let Some(f) = st.top() else { return false };
         let d = Decision { method: f.method, pc: f.pc(), choice };
         st.path.push(d);
+        if in_pre {
+            st.pre_decisions += 1;
+        }
         within
+    }
+
+    /// Whether the state is still running the precondition.
+    fn in_precondition(st: &State<H>) -> bool {
+        st.frames.iter().any(|f| f.kind == super::state::FrameKind::Precondition)
     }
 
     /// Records a decision, or ends the trace as cut by `--max-depth`.
     pub(super) fn decide(&self, mut st: State<H>, choice: Choice) -> std::result::Result<State<H>, Next<H>> {
+        let in_pre = Self::in_precondition(&st);
         if self.record(&mut st, choice) {
             Ok(st)
+        } else if in_pre {
+            let d = self.config.bounds.precondition_depth;
+            Err(Next::Done(st, Outcome::Cut(format!("precondition-depth ({d})"))))
         } else {
             let d = self.config.bounds.max_depth;
             Err(Next::Done(st, Outcome::Cut(format!("max-depth ({d})"))))

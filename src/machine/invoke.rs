@@ -73,6 +73,7 @@ impl<H: HeapStrategy, S: Solver> Machine<'_, H, S> {
             notes: Vec::new(),
             unknown: false,
             steps: 0,
+            pre_decisions: 0,
         };
         // A precondition is a method of the receiver: static methods have none and are
         // explored unconstrained (the trace notes say so).

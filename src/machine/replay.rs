@@ -66,6 +66,7 @@ pub fn replay<S: Solver>(
         notes: Vec::new(),
         unknown: false,
         steps: 0,
+        pre_decisions: 0,
     };
     if !cfg.symbolic_statics {
         let owner = program.table.method(entry).owner;

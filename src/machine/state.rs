@@ -88,6 +88,8 @@ pub struct State<H: HeapStrategy> {
     pub pc: Vec<Term>,
     /// The program path: decisions at branches, switches, exception edges and dispatch.
     pub path: Vec<Decision>,
+    /// How many decisions of `path` were made inside the precondition.
+    pub pre_decisions: u32,
     /// Classes whose initializer has run (or been scheduled) on this path.
     pub initialized: BTreeSet<ClassId>,
     /// The entry method's arguments (receiver first), for reports and test generation.
@@ -110,6 +112,7 @@ impl<H: HeapStrategy> Clone for State<H> {
             heap: self.heap.clone(),
             pc: self.pc.clone(),
             path: self.path.clone(),
+            pre_decisions: self.pre_decisions,
             initialized: self.initialized.clone(),
             args: self.args.clone(),
             statics: self.statics.clone(),

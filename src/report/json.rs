@@ -19,6 +19,8 @@ pub fn summary(s: &Summary) -> Map<String, Value> {
             "max_objects": s.bounds.max_objects,
             "max_calls": s.bounds.max_calls,
             "time_limit_s": s.bounds.time_limit_s,
+            "max_array_length": s.bounds.max_array_length,
+            "precondition_depth": s.bounds.precondition_depth,
         }),
     );
     m.insert("traces".into(), json!(s.traces));

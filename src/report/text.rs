@@ -10,8 +10,8 @@ use crate::machine::{RunResult, Trace, TraceKind};
 pub fn bounds_line(s: &Summary) -> String {
     let b = &s.bounds;
     format!(
-        "bounds: max-depth {}, max-objects {}, max-calls {}, time-limit {}s",
-        b.max_depth, b.max_objects, b.max_calls, b.time_limit_s
+        "bounds: max-depth {}, max-objects {}, max-calls {}, time-limit {}s, max-array-length {}, precondition-depth {}",
+        b.max_depth, b.max_objects, b.max_calls, b.time_limit_s, b.max_array_length, b.precondition_depth
     )
 }
 
