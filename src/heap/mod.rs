@@ -105,6 +105,23 @@ pub struct Roots<'a, R> {
     pub ret: Option<&'a Value<R>>,
 }
 
+/// How to print heap choices: an atom `var == k` with `var` in `vars` reads `var -> values[k]`.
+#[derive(Debug, Clone, Default)]
+pub struct ChoiceNames {
+    pub vars: std::collections::BTreeSet<std::rc::Rc<str>>,
+    pub values: Vec<String>,
+}
+
+impl ChoiceNames {
+    /// The name of value `k` of symbol `var`, if `var` is a heap choice.
+    pub fn name(&self, var: &str, k: i64) -> Option<&str> {
+        if !self.vars.contains(var) {
+            return None;
+        }
+        self.values.get(usize::try_from(k).ok()?).map(String::as_str)
+    }
+}
+
 /// Whether a dereferenced reference is null.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Nullness {
@@ -243,8 +260,8 @@ pub trait HeapStrategy {
 
     /// Names of the values of heap choice symbols (`this.next = 2` means `this.next -> L1`),
     /// for printing path conditions. Strategies without choice symbols have none.
-    fn choice_names(&self, _heap: &Self::Heap) -> std::collections::BTreeMap<std::rc::Rc<str>, Vec<String>> {
-        std::collections::BTreeMap::new()
+    fn choice_names(&self, _heap: &Self::Heap) -> ChoiceNames {
+        ChoiceNames::default()
     }
 }
 

@@ -1,22 +1,32 @@
 //! The uber-lazy fully symbolic heap (Person, Rungta, Mercer, Hillery; DESIGN.md §3).
 //!
 //! References are nodes `r` with a location set `L(r)` of (guard, location) pairs; locations
-//! carry fields `R(l, f)`. Lazy initialization of a field adds ONE new input reference whose
-//! locations are {null, an alias of each compatible input location, a new input location},
-//! each guarded by `choice == k` for a fresh choice symbol — no fork. Field reads build value
-//! sets (VS): the union of the field's locations over the reference's locations, guards
-//! conjoined; primitive reads are if-then-else terms over the guards. Field writes through
-//! several locations are guarded updates (ST of the new and of the old value). Only program
-//! decisions fork: the machine splits reference equality (a guard disjunction) and the
-//! null/non-null of a dereference. Pairs whose guard is contradictory are pruned as they
-//! are built (the term constructors detect `c = k1 ∧ c = k2` and `x ∧ ¬x`).
+//! carry fields `R(l, f)`. Every location has a number (null is 0) and every reference a
+//! *pointer symbol* `p(r)` whose value is the number of its location, so the guard of `r` at
+//! `l` is always the constant-size atom `p(r) = #l`: the constraint the paper attaches to the
+//! edge, with the conjunctions and disjunctions of the rules folded into the definition of
+//! `p(r)` instead of being copied into every guard.
+//!
+//! Lazy initialization of a field adds ONE new input reference whose pointer symbol is a
+//! fresh choice ranging over {null, each compatible input location, a new input location} —
+//! no fork. A field read through a reference with several locations is a value set (VS): a
+//! new reference whose pointer symbol is defined as `ite(p(r) = #l1, p(R(l1, f)), ...)`, its
+//! locations the union of the field's locations; primitive reads are if-then-else terms
+//! over the same guards (as POSE does). Field writes through several locations are guarded
+//! updates (ST of the new and of the old value: `ite(p(r) = #l, p(v), p(old))`). Only program
+//! decisions fork: the machine splits reference equality (`p(a) = p(b)`, which under the
+//! domain constraints is the disjunction over shared locations of both guards) and the
+//! null/non-null of a dereference. Each step adds constraints of size linear in the number
+//! of locations involved, so a loop over a list of length N costs O(N) per iteration.
 
 use super::Roots;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::rc::Rc;
 
 use super::objects::{PrimElems, elem_width, fresh_prim};
-use super::{Alt, Concrete, Ctx, HeapStrategy, Nullness, ObjKind, Test, Value, compatible, fields_of, fresh_kinds};
+use super::{
+    Alt, ChoiceNames, Concrete, Ctx, HeapStrategy, Nullness, ObjKind, Test, Value, compatible, fields_of, fresh_kinds,
+};
 use crate::classfile::{FieldId, JType};
 use crate::term::{Assignment, Sort, Term, Val};
 use crate::{Error, Result};
@@ -40,10 +50,13 @@ pub enum Target {
     Loc(LocId),
 }
 
-/// `L(r)`: guarded targets. Guards are mutually exclusive and, under the path condition,
-/// exhaustive.
-#[derive(Debug, Clone, Default)]
+/// A reference: its pointer symbol and `L(r)`, its guarded targets. The guard of each
+/// target is `ptr = #target`; under the path condition exactly one holds.
+#[derive(Debug, Clone)]
 pub struct RefNode {
+    /// The number of the target location (0 for null): a constant, a choice symbol, or a
+    /// named symbol defined by a value set or a guarded update.
+    pub ptr: Term,
     pub entries: Vec<(Term, Target)>,
 }
 
@@ -82,13 +95,17 @@ pub struct UberHeap {
     /// Input locations in creation order: the alias candidates of later initializations.
     pub inputs: Vec<LocId>,
     pub statics: BTreeMap<FieldId, Value<RefId>>,
-    /// For each choice symbol, the name of each of its values (`null`, `this`, `L3`).
-    pub choices: BTreeMap<Rc<str>, Vec<String>>,
+    /// The pointer symbols of this heap (choices and value-set definitions): their values are
+    /// location numbers, printed as location names.
+    pub pointers: BTreeSet<Rc<str>>,
     pub allocs: u32,
 }
 
 /// The null reference: `L(r0) = {(true, null)}`.
 pub const NULL: RefId = RefId(0);
+
+/// Width of pointer symbols (location numbers).
+const PW: u32 = 32;
 
 fn internal(msg: &str) -> Error {
     Error::Usage(format!("internal error in the uber-lazy heap: {msg}"))
@@ -104,9 +121,32 @@ impl UberHeap {
     fn loc_mut(&mut self, l: LocId) -> Result<&mut Loc> {
         self.locs.get_mut(l.0 as usize).ok_or_else(|| internal("unknown location"))
     }
-    fn add_ref(&mut self, entries: Vec<(Term, Target)>) -> RefId {
-        self.refs.push(RefNode { entries });
+    /// Adds a reference whose pointer is `ptr` and whose targets are `targets`.
+    fn add_ref(&mut self, cx: &mut Ctx<'_>, ptr: Term, targets: &[Target]) -> RefId {
+        let entries = targets
+            .iter()
+            .map(|t| {
+                let k = number(cx, *t);
+                (cx.terms.eq(&ptr, &k), *t)
+            })
+            .collect();
+        self.refs.push(RefNode { ptr, entries });
         RefId(self.refs.len() as u32 - 1)
+    }
+
+    /// A reference defined by `def` (an if-then-else over other pointers): a new named
+    /// pointer symbol `rN`, with the definition `rN = def` returned as a constraint.
+    fn define_ref(&mut self, cx: &mut Ctx<'_>, def: &Term, targets: &[Target]) -> (RefId, Term) {
+        let name = format!("r{}", self.refs.len());
+        let p = cx.terms.var(&name, Sort::Bv(PW));
+        self.pointers.insert(Rc::from(name.as_str()));
+        let eq = cx.terms.eq(&p, def);
+        (self.add_ref(cx, p, targets), eq)
+    }
+
+    /// The names of location numbers: `null`, then each location's name.
+    pub fn number_names(&self) -> Vec<String> {
+        std::iter::once("null".to_string()).chain(self.locs.iter().map(|l| l.name.clone())).collect()
     }
     fn add_loc(&mut self, loc: Loc) -> LocId {
         self.locs.push(loc);
@@ -127,14 +167,20 @@ impl UberHeap {
     }
 }
 
-/// Adds guarded entries to a target map, OR-ing guards of the same target.
-fn merge(cx: &mut Ctx<'_>, acc: &mut Vec<(Term, Target)>, g: Term, t: Target) {
-    if g.is_false() {
-        return;
+/// The number of a target: 0 for null, `l + 1` for location `l`.
+fn number(cx: &mut Ctx<'_>, t: Target) -> Term {
+    match t {
+        Target::Null => cx.terms.bv(PW, 0),
+        Target::Loc(l) => cx.terms.bv(PW, i64::from(l.0) + 1),
     }
-    match acc.iter_mut().find(|(_, x)| *x == t) {
-        Some((old, _)) => *old = cx.terms.or2(old, &g),
-        None => acc.push((g, t)),
+}
+
+/// Adds the targets of `node` to `acc`, keeping the first occurrence of each.
+fn union(acc: &mut Vec<Target>, node: &RefNode) {
+    for (_, t) in &node.entries {
+        if !acc.contains(t) {
+            acc.push(*t);
+        }
     }
 }
 
@@ -148,57 +194,58 @@ struct Init {
 }
 
 impl Uber {
-    /// Lazy initialization (the uber rule): one new reference guarded over null, every
-    /// compatible input location, and a new input location of each fresh kind.
+    /// Lazy initialization (the uber rule): one new reference whose pointer is a fresh
+    /// choice over null, every compatible input location, and a new input location of each
+    /// fresh kind.
     fn init_ref(cx: &mut Ctx<'_>, heap: &UberHeap, ty: &JType, parent: &Term, label: &str) -> Result<Init> {
         let mut h = heap.clone();
-        let c = cx.terms.var(label, Sort::Bv(32));
-        let mut entries = Vec::new();
-        let mut names = vec!["null".to_string()];
+        let c = cx.terms.var(label, Sort::Bv(PW));
+        let mut targets = vec![Target::Null];
         let mut assume = Vec::new();
-        let k0 = cx.terms.int(0);
-        entries.push((cx.terms.eq(&c, &k0), Target::Null));
-        for l in heap.inputs.clone() {
-            let loc = heap.loc(l)?;
+        for l in &heap.inputs {
+            let loc = heap.loc(*l)?;
             if !compatible(cx.table, &loc.kind, ty) {
                 continue;
             }
-            let k = cx.terms.int(names.len() as i32);
+            let k = number(cx, Target::Loc(*l));
             let g = cx.terms.eq(&c, &k);
             // Aliasing a location requires it to exist.
             assume.push(cx.terms.implies(&g, &loc.exists));
-            names.push(loc.name.clone());
-            entries.push((g, Target::Loc(l)));
+            targets.push(Target::Loc(*l));
         }
         let mut cut = None;
+        let mut domain: Vec<Term> = Vec::new();
         for kind in fresh_kinds(cx.table, ty) {
-            let k = cx.terms.int(names.len() as i32);
-            let g = cx.terms.eq(&c, &k);
             if h.inputs.len() as u32 >= cx.config.bounds.max_objects {
-                cut = Some(match cut {
-                    None => g,
-                    Some(prev) => cx.terms.or2(&prev, &g),
-                });
-                names.push("(beyond --max-objects)".into());
+                // One number beyond every location so far stands for "a new object the bound
+                // did not allow"; choosing it cuts the trace.
+                if cut.is_none() {
+                    let beyond = cx.terms.bv(PW, h.locs.len() as i64 + 1);
+                    let g = cx.terms.eq(&c, &beyond);
+                    domain.push(g.clone());
+                    cut = Some(g);
+                }
                 continue;
             }
+            let target = Target::Loc(LocId(h.locs.len() as u32));
             let name = format!("L{}", h.locs.len());
+            let k = number(cx, target);
+            let g = cx.terms.eq(&c, &k);
             // `exists` is a named boolean defined once, so that the guards of deeper
             // locations stay constant-size instead of repeating the whole chain.
             let exists = cx.terms.var(&format!("{name}.exists"), Sort::Bool);
             let chain = cx.terms.and2(parent, &g);
             assume.push(cx.terms.eq(&exists, &chain));
-            let (loc, mut a) = Uber::input_loc(cx, kind, name.clone(), exists);
+            let (loc, mut a) = Uber::input_loc(cx, kind, name, exists);
             assume.append(&mut a);
             let l = h.add_loc(loc);
             h.inputs.push(l);
-            names.push(name);
-            entries.push((g, Target::Loc(l)));
+            targets.push(target);
         }
-        let max = cx.terms.int(names.len() as i32 - 1);
-        assume.push(cx.terms.cmp(crate::term::BvCmp::Ule, &c, &max));
-        h.choices.insert(Rc::from(label), names);
-        let r = h.add_ref(entries);
+        h.pointers.insert(Rc::from(label));
+        let r = h.add_ref(cx, c, &targets);
+        domain.extend(h.node(r)?.entries.iter().map(|(g, _)| g.clone()));
+        assume.push(cx.terms.or(&domain));
         Ok(Init { heap: h, r, assume, cut })
     }
 
@@ -278,10 +325,13 @@ impl Uber {
         }
     }
 
-    /// A guarded merge of two values: `g ? new : old` (ST of both for references).
+    /// A guarded merge of two values: `g ? new : old` (ST of both for references: the new
+    /// reference points where `new` does when `g` holds and where `old` does otherwise).
+    /// The definition of a new pointer goes to `assume`.
     fn blend(
         cx: &mut Ctx<'_>,
         heap: &mut UberHeap,
+        assume: &mut Vec<Term>,
         g: &Term,
         new: &Value<RefId>,
         old: &Value<RefId>,
@@ -289,18 +339,16 @@ impl Uber {
         Ok(match (new, old) {
             (Value::Int(a), Value::Int(b)) => Value::Int(cx.terms.ite(g, a, b)),
             (Value::Long(a), Value::Long(b)) => Value::Long(cx.terms.ite(g, a, b)),
+            (Value::Ref(a), Value::Ref(b)) if a == b => Value::Ref(*a),
             (Value::Ref(a), Value::Ref(b)) => {
-                let ng = cx.terms.not(g);
-                let mut acc = Vec::new();
-                for (h, t) in heap.node(*a)?.entries.clone() {
-                    let gg = cx.terms.and2(g, &h);
-                    merge(cx, &mut acc, gg, t);
-                }
-                for (h, t) in heap.node(*b)?.entries.clone() {
-                    let gg = cx.terms.and2(&ng, &h);
-                    merge(cx, &mut acc, gg, t);
-                }
-                Value::Ref(heap.add_ref(acc))
+                let (na, nb) = (heap.node(*a)?, heap.node(*b)?);
+                let def = cx.terms.ite(g, &na.ptr, &nb.ptr);
+                let mut targets = Vec::new();
+                union(&mut targets, na);
+                union(&mut targets, nb);
+                let (r, eq) = heap.define_ref(cx, &def, &targets);
+                assume.push(eq);
+                Value::Ref(r)
             }
             _ => return Err(internal("a write of the wrong kind")),
         })
@@ -331,28 +379,43 @@ impl Uber {
         let v = match vals.len() {
             0 => return Err(internal("a read through a reference without locations")),
             1 => vals.swap_remove(0).1,
-            _ => Uber::combine(cx, &mut h, vals)?,
+            _ => Uber::combine(cx, &mut h, &mut assume, vals)?,
         };
         Ok(Uber::with_cut(cx, h, assume, cut, v))
     }
 
-    /// Combines guarded values: a value set for references (each target's guard conjoined
-    /// with its location's guard), an if-then-else chain for numbers (the last location's
-    /// value is the default: the guards are exhaustive).
-    fn combine(cx: &mut Ctx<'_>, heap: &mut UberHeap, vals: Vec<(Term, Value<RefId>)>) -> Result<Value<RefId>> {
-        if let Some((_, Value::Ref(_))) = vals.first() {
-            let mut acc = Vec::new();
-            for (g, v) in vals {
-                let Value::Ref(r) = v else { return Err(internal("mixed value kinds")) };
-                for (h, t) in heap.node(r)?.entries.clone() {
-                    let gg = cx.terms.and2(&g, &h);
-                    merge(cx, &mut acc, gg, t);
-                }
-            }
-            return Ok(Value::Ref(heap.add_ref(acc)));
-        }
+    /// Combines guarded values: a value set for references (a new reference whose pointer
+    /// is the if-then-else of the sources' pointers, its targets their union), an
+    /// if-then-else chain for numbers. The last value is the default: the guards are
+    /// exhaustive. The definition of a new pointer goes to `assume`.
+    fn combine(
+        cx: &mut Ctx<'_>,
+        heap: &mut UberHeap,
+        assume: &mut Vec<Term>,
+        vals: Vec<(Term, Value<RefId>)>,
+    ) -> Result<Value<RefId>> {
         let mut it = vals.into_iter().rev();
-        let Some((_, mut v)) = it.next() else { return Err(internal("empty combine")) };
+        let Some((_, last)) = it.next() else { return Err(internal("empty combine")) };
+        if let Value::Ref(last) = last {
+            let mut targets = Vec::new();
+            union(&mut targets, heap.node(last)?);
+            let mut def = heap.node(last)?.ptr.clone();
+            let mut same = true;
+            for (g, x) in it {
+                let Value::Ref(r) = x else { return Err(internal("mixed value kinds")) };
+                same &= r == last;
+                let node = heap.node(r)?;
+                union(&mut targets, node);
+                def = cx.terms.ite(&g, &node.ptr, &def);
+            }
+            if same {
+                return Ok(Value::Ref(last));
+            }
+            let (r, eq) = heap.define_ref(cx, &def, &targets);
+            assume.push(eq);
+            return Ok(Value::Ref(r));
+        }
+        let mut v = last;
         for (g, x) in it {
             v = match (&x, &v) {
                 (Value::Int(a), Value::Int(b)) => Value::Int(cx.terms.ite(&g, a, b)),
@@ -374,12 +437,13 @@ impl HeapStrategy for Uber {
 
     fn new_heap(&self, cx: &mut Ctx<'_>) -> UberHeap {
         let t = cx.terms.tru();
+        let zero = cx.terms.bv(PW, 0);
         UberHeap {
-            refs: vec![RefNode { entries: vec![(t, Target::Null)] }],
+            refs: vec![RefNode { ptr: zero, entries: vec![(t, Target::Null)] }],
             locs: Vec::new(),
             inputs: Vec::new(),
             statics: BTreeMap::new(),
-            choices: BTreeMap::new(),
+            pointers: BTreeSet::new(),
             allocs: 0,
         }
     }
@@ -405,7 +469,8 @@ impl HeapStrategy for Uber {
             let (loc, _) = Uber::input_loc(cx, kind, name.to_string(), t.clone());
             let l = heap.add_loc(loc);
             heap.inputs.push(l);
-            return Ok((heap.add_ref(vec![(t, Target::Loc(l))]), Vec::new()));
+            let k = number(cx, Target::Loc(l));
+            return Ok((heap.add_ref(cx, k, &[Target::Loc(l)]), Vec::new()));
         }
         // Parameters are initialized at entry, in order, with the same choices as a field.
         // A parameter beyond --max-objects may only be null or an alias.
@@ -438,12 +503,13 @@ impl HeapStrategy for Uber {
             kind,
             input: false,
             name: format!("new{}", heap.allocs),
-            exists: t.clone(),
+            exists: t,
             fields,
             initial: BTreeMap::new(),
             array,
         });
-        heap.add_ref(vec![(t, Target::Loc(l))])
+        let k = number(cx, Target::Loc(l));
+        heap.add_ref(cx, k, &[Target::Loc(l)])
     }
 
     fn null_split(&self, cx: &mut Ctx<'_>, heap: &UberHeap, r: &RefId) -> Result<Vec<Alt<UberHeap, Nullness>>> {
@@ -476,17 +542,11 @@ impl HeapStrategy for Uber {
         if a == b {
             return Ok(vec![Alt { heap: h, assume, value: Test::Known(true), cut: None }]);
         }
-        let ea = h.node(*a)?.entries.clone();
-        let eb = h.node(*b)?.entries.clone();
-        let mut parts = Vec::new();
-        for (ga, ta) in &ea {
-            for (gb, tb) in &eb {
-                if ta == tb {
-                    parts.push(cx.terms.and2(ga, gb));
-                }
-            }
-        }
-        let c = cx.terms.or(&parts);
+        // The disjunction over shared locations of both guards is `p(a) = p(b)`: each
+        // pointer equals the number of one of its own targets.
+        let (na, nb) = (h.node(*a)?, h.node(*b)?);
+        let shared = na.entries.iter().any(|(_, ta)| nb.entries.iter().any(|(_, tb)| ta == tb));
+        let c = if shared { cx.terms.eq(&na.ptr, &nb.ptr) } else { cx.terms.fls() };
         let value = match c.as_bool() {
             Some(b) => Test::Known(b),
             None => Test::Cond(c),
@@ -547,7 +607,7 @@ impl HeapStrategy for Uber {
             if let Some(c) = cut {
                 cuts.push(cx.terms.and2(&g, &c));
             }
-            let new = Uber::blend(cx, &mut h, &g, &v, &old)?;
+            let new = Uber::blend(cx, &mut h, &mut assume, &g, &v, &old)?;
             h.loc_mut(l)?.fields.insert(f, new);
         }
         let cut = if cuts.is_empty() { None } else { Some(cx.terms.or(&cuts)) };
@@ -635,7 +695,7 @@ impl HeapStrategy for Uber {
             if let Some(c) = cut {
                 cuts.push(cx.terms.and2(&g, &c));
             }
-            let new = if single { v.clone() } else { Uber::blend(cx, &mut h, &g, &v, &old)? };
+            let new = if single { v.clone() } else { Uber::blend(cx, &mut h, &mut assume, &g, &v, &old)? };
             let arr = h.loc_mut(l)?.array.as_mut().ok_or_else(|| internal("store into a non-array"))?;
             match (&mut arr.prims, new) {
                 (Some(p), Value::Int(t) | Value::Long(t)) => p.store(idx.clone(), t),
@@ -665,8 +725,8 @@ impl HeapStrategy for Uber {
         super::uber_concrete::dot(cx, heap)
     }
 
-    fn choice_names(&self, heap: &UberHeap) -> BTreeMap<Rc<str>, Vec<String>> {
-        heap.choices.clone()
+    fn choice_names(&self, heap: &UberHeap) -> ChoiceNames {
+        ChoiceNames { vars: heap.pointers.clone(), values: heap.number_names() }
     }
 }
 

@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 use super::concrete::default_of;
 use super::replay::{MAX_CONCRETE_ARRAY, Numbers};
 use super::uber::{LocId, RefId, Target, UberHeap};
-use super::{CObj, CVal, Concrete, Ctx, ObjKind, Value, fields_of};
+use super::{CObj, CVal, ChoiceNames, Concrete, Ctx, ObjKind, Value, fields_of};
 use crate::classfile::JType;
 use crate::term::{Assignment, Term, Val};
 use crate::{Error, Result};
@@ -166,11 +166,8 @@ fn narrow(elem: &JType, v: i64) -> CVal {
 /// Graphviz source of the symbolic heap as the paper draws it: references as circles,
 /// locations as boxes, field edges from locations, guard-labelled edges from references.
 pub fn dot(cx: &mut Ctx<'_>, heap: &UberHeap) -> String {
-    let namer = |var: &str, k: i64| -> Option<String> {
-        let names = heap.choices.get(var)?;
-        let n = names.get(usize::try_from(k).ok()?)?;
-        Some(format!("{var}={n}"))
-    };
+    let names = ChoiceNames { vars: heap.pointers.clone(), values: heap.number_names() };
+    let namer = |var: &str, k: i64| -> Option<String> { Some(format!("{var}={}", names.name(var, k)?)) };
     let mut s = String::from("digraph heap {\n  node [fontname=\"monospace\"];\n  null [shape=plaintext];\n");
     let mut refs: Vec<RefId> = Vec::new();
     for (i, l) in heap.locs.iter().enumerate() {

@@ -38,9 +38,16 @@ impl<H: HeapStrategy, S: Solver> Machine<'_, H, S> {
         if extra.iter().any(|t| t.is_false()) {
             return Feasible::No;
         }
-        let extra: Vec<&Term> = extra.iter().filter(|t| !t.is_true()).collect();
+        // Constraints the path condition already has, or already denies, need no solver.
+        let extra: Vec<&Term> = extra.iter().filter(|t| !t.is_true() && !st.pc.contains(t)).collect();
         if extra.is_empty() {
             return Feasible::Yes;
+        }
+        if extra.iter().any(|t| match t.node() {
+            crate::term::Node::Not(x) => st.pc.contains(x),
+            _ => st.pc.iter().any(|p| matches!(p.node(), crate::term::Node::Not(x) if x == *t)),
+        }) {
+            return Feasible::No;
         }
         let mut q = st.pc.clone();
         q.extend(extra.into_iter().cloned());

@@ -132,10 +132,7 @@ impl<'p, H: HeapStrategy, S: Solver> Machine<'p, H, S> {
             None
         };
         let names = self.strategy.choice_names(&st.heap);
-        let namer = |var: &str, k: i64| -> Option<String> {
-            let n = names.get(var)?.get(usize::try_from(k).ok()?)?;
-            Some(format!("{var} -> {n}"))
-        };
+        let namer = |var: &str, k: i64| -> Option<String> { Some(format!("{var} -> {}", names.name(var, k)?)) };
         let pc_text = if st.pc.is_empty() {
             "true".to_string()
         } else {

@@ -131,10 +131,10 @@ impl<H: HeapStrategy> State<H> {
         self.frames.last_mut()
     }
 
-    /// Adds constraints to the path condition, skipping trivially true ones.
+    /// Adds constraints to the path condition, skipping trivially true and repeated ones.
     pub fn assume(&mut self, ts: &[Term]) {
         for t in ts {
-            if !t.is_true() {
+            if !t.is_true() && !self.pc.contains(t) {
                 self.pc.push(t.clone());
             }
         }

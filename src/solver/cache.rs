@@ -12,11 +12,31 @@ pub struct ModelCache<S> {
     inner: S,
     models: Vec<Assignment>,
     hits: u64,
+    /// The model pinned by the last `model` call when it came from the cache, with its
+    /// path condition (for the solver, should a term need more than the assignment fixes).
+    pinned: Option<(Assignment, Vec<Term>)>,
 }
 
 impl<S: Solver> ModelCache<S> {
     pub fn new(inner: S) -> Self {
-        ModelCache { inner, models: Vec::new(), hits: 0 }
+        ModelCache { inner, models: Vec::new(), hits: 0, pinned: None }
+    }
+
+    /// A cached model of `pc`, or one repaired from the newest (see `repair.rs`).
+    fn cached(&mut self, pc: &[Term]) -> Option<Assignment> {
+        if let Some(i) = self.lookup(pc) {
+            let m = self.models.remove(i);
+            self.models.insert(0, m.clone());
+            return Some(m);
+        }
+        let m = super::repair::repair(self.models.first()?, pc)?;
+        self.remember(m.clone());
+        Some(m)
+    }
+
+    fn remember(&mut self, m: Assignment) {
+        self.models.insert(0, m);
+        self.models.truncate(KEEP);
     }
 
     fn lookup(&self, pc: &[Term]) -> Option<usize> {
@@ -29,25 +49,40 @@ impl<S: Solver> ModelCache<S> {
 
 impl<S: Solver> Solver for ModelCache<S> {
     fn check(&mut self, pc: &[Term]) -> SatResult {
-        if let Some(i) = self.lookup(pc) {
+        if let Some(m) = self.cached(pc) {
             self.hits += 1;
-            let m = self.models.remove(i);
-            self.models.insert(0, m.clone());
             return SatResult::Sat(m);
         }
         let r = self.inner.check(pc);
         if let SatResult::Sat(m) = &r {
-            self.models.insert(0, m.clone());
-            self.models.truncate(KEEP);
+            self.remember(m.clone());
         }
         r
     }
 
     fn model(&mut self, pc: &[Term]) -> SatResult {
+        self.pinned = None;
+        if let Some(m) = self.cached(pc) {
+            self.hits += 1;
+            self.pinned = Some((m.clone(), pc.to_vec()));
+            return SatResult::Sat(m);
+        }
         self.inner.model(pc)
     }
 
     fn eval(&mut self, terms: &[Term]) -> Option<Vec<Val>> {
+        if let Some((m, pc)) = &self.pinned {
+            let mut ev = Evaluator::new(m);
+            if let Some(vals) = terms.iter().map(|t| ev.eval(t)).collect::<Option<Vec<_>>>() {
+                return Some(vals);
+            }
+            // The assignment does not fix these terms (array contents): ask the solver.
+            let pc = pc.clone();
+            self.pinned = None;
+            if !matches!(self.inner.model(&pc), SatResult::Sat(_)) {
+                return None;
+            }
+        }
         self.inner.eval(terms)
     }
 

@@ -6,6 +6,7 @@
 //! is always reported as such and never read as unsatisfiable.
 
 pub mod cache;
+mod repair;
 pub mod z3;
 
 use crate::term::{Assignment, Term, Val};

@@ -54,12 +54,25 @@ impl Assignment {
 /// A memoizing evaluator (terms are DAGs; each node is evaluated once).
 pub struct Evaluator<'a> {
     asg: &'a Assignment,
+    /// Values that override the assignment (set before the symbol is first evaluated).
+    overlay: HashMap<Rc<str>, Val>,
     memo: HashMap<u32, Option<Val>>,
 }
 
 impl<'a> Evaluator<'a> {
     pub fn new(asg: &'a Assignment) -> Self {
-        Evaluator { asg, memo: HashMap::new() }
+        Evaluator { asg, overlay: HashMap::new(), memo: HashMap::new() }
+    }
+
+    /// Gives `name` the value `v` from now on. Only sound before any term reading `name` has
+    /// been evaluated (results are memoized).
+    pub fn set(&mut self, name: Rc<str>, v: Val) {
+        self.overlay.insert(name, v);
+    }
+
+    /// The overriding values set so far.
+    pub fn into_overlay(self) -> HashMap<Rc<str>, Val> {
+        self.overlay
     }
 
     pub fn eval(&mut self, t: &Term) -> Option<Val> {
@@ -90,7 +103,7 @@ impl<'a> Evaluator<'a> {
         Some(match t.node() {
             Node::Bool(b) => Val::Bool(*b),
             Node::Bv(_, v) => Val::Bv(*v),
-            Node::Var(name, sort) => match self.asg.values.get(name) {
+            Node::Var(name, sort) => match self.overlay.get(name).or_else(|| self.asg.values.get(name)) {
                 Some(v) => v.clone(),
                 None => match sort {
                     Sort::Bool => Val::Bool(false),
