@@ -38,6 +38,7 @@ impl<'p, H: HeapStrategy, S: Solver> Machine<'p, H, S> {
             options,
             stats: Stats::default(),
             start: Instant::now(),
+            printed: Default::default(),
         }
     }
 
@@ -131,13 +132,7 @@ impl<'p, H: HeapStrategy, S: Solver> Machine<'p, H, S> {
         } else {
             None
         };
-        let names = self.strategy.choice_names(&st.heap);
-        let namer = |var: &str, k: i64| -> Option<String> { Some(format!("{var} -> {}", names.name(var, k)?)) };
-        let pc_text = if st.pc.is_empty() {
-            "true".to_string()
-        } else {
-            st.pc.iter().map(|t| t.render(Some(&namer))).collect::<Vec<_>>().join(" && ")
-        };
+        let pc_text = self.pc_text(&st);
         Ok(Trace {
             id,
             kind,
@@ -152,5 +147,31 @@ impl<'p, H: HeapStrategy, S: Solver> Machine<'p, H, S> {
             notes: st.notes,
             dot,
         })
+    }
+}
+
+impl<H: HeapStrategy, S: Solver> Machine<'_, H, S> {
+    /// The path condition as text, heap choices named. Entries printed for an earlier trace
+    /// are reused while the value names agree (location names only ever get appended).
+    fn pc_text(&mut self, st: &State<H>) -> String {
+        if st.pc.is_empty() {
+            return "true".to_string();
+        }
+        let names = self.strategy.choice_names(&st.heap);
+        let (known, memo) = &mut self.printed;
+        let agree = known.iter().zip(&names.values).all(|(a, b)| a == b);
+        if !agree {
+            memo.clear();
+        }
+        if !agree || names.values.len() > known.len() {
+            *known = names.values.clone();
+        }
+        let namer = |var: &str, k: i64| -> Option<String> { Some(format!("{var} -> {}", names.name(var, k)?)) };
+        let parts: Vec<std::rc::Rc<str>> = st
+            .pc
+            .iter()
+            .map(|t| memo.entry(t.id()).or_insert_with(|| std::rc::Rc::from(t.render(Some(&namer)))).clone())
+            .collect();
+        parts.join(" && ")
     }
 }

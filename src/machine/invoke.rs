@@ -62,6 +62,7 @@ impl<H: HeapStrategy, S: Solver> Machine<'_, H, S> {
             args.push(v);
             names.push(name);
         }
+        pc.retain(|t| !t.is_true());
         let mut st = State {
             frames: vec![frame],
             heap,

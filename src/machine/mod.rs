@@ -140,4 +140,7 @@ pub struct Machine<'p, H: HeapStrategy, S: Solver> {
     pub options: Options,
     pub stats: Stats,
     pub start: Instant,
+    /// Path-condition entries already printed, by term id, with the value names they were
+    /// printed with: traces share prefixes, so each entry is printed once.
+    pub(crate) printed: (Vec<String>, std::collections::HashMap<u32, std::rc::Rc<str>>),
 }

@@ -10,7 +10,9 @@ const KEEP: usize = 8;
 /// answered `Sat` with that model and counted as a cache hit, not as a solver query.
 pub struct ModelCache<S> {
     inner: S,
-    models: Vec<Assignment>,
+    /// Recent models, newest first, each with the path condition it is known to satisfy:
+    /// a query only evaluates the constraints beyond their common prefix.
+    models: Vec<(Assignment, Vec<Term>)>,
     hits: u64,
     /// The model pinned by the last `model` call when it came from the cache, with its
     /// path condition (for the solver, should a term need more than the assignment fixes).
@@ -25,24 +27,25 @@ impl<S: Solver> ModelCache<S> {
     /// A cached model of `pc`, or one repaired from the newest (see `repair.rs`).
     fn cached(&mut self, pc: &[Term]) -> Option<Assignment> {
         if let Some(i) = self.lookup(pc) {
-            let m = self.models.remove(i);
-            self.models.insert(0, m.clone());
+            let (m, _) = self.models.remove(i);
+            self.remember(m.clone(), pc);
             return Some(m);
         }
-        let m = super::repair::repair(self.models.first()?, pc)?;
-        self.remember(m.clone());
+        let m = super::repair::repair(&self.models.first()?.0, pc)?;
+        self.remember(m.clone(), pc);
         Some(m)
     }
 
-    fn remember(&mut self, m: Assignment) {
-        self.models.insert(0, m);
+    fn remember(&mut self, m: Assignment, pc: &[Term]) {
+        self.models.insert(0, (m, pc.to_vec()));
         self.models.truncate(KEEP);
     }
 
     fn lookup(&self, pc: &[Term]) -> Option<usize> {
-        self.models.iter().position(|m| {
+        self.models.iter().position(|(m, known)| {
+            let common = known.iter().zip(pc).take_while(|(a, b)| a == b).count();
             let mut ev = Evaluator::new(m);
-            pc.iter().all(|t| matches!(ev.eval(t), Some(Val::Bool(true))))
+            pc[common..].iter().all(|t| matches!(ev.eval(t), Some(Val::Bool(true))))
         })
     }
 }
@@ -55,7 +58,7 @@ impl<S: Solver> Solver for ModelCache<S> {
         }
         let r = self.inner.check(pc);
         if let SatResult::Sat(m) = &r {
-            self.remember(m.clone());
+            self.remember(m.clone(), pc);
         }
         r
     }

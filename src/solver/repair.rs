@@ -10,9 +10,10 @@
 //! so a repaired model is as good as a solver's; when none is found the solver is asked.
 
 use std::collections::{BTreeSet, HashMap, HashSet};
+use std::hash::BuildHasherDefault;
 use std::rc::Rc;
 
-use crate::term::{Assignment, Evaluator, Node, Sort, Term, Val};
+use crate::term::{Assignment, Evaluator, IdHasher, Node, Sort, Term, Val};
 
 /// How many recent symbols are tried, newest first.
 const RECENT: usize = 6;
@@ -41,7 +42,7 @@ fn shape(pc: &[Term]) -> Shape {
     let mut seen: HashSet<Rc<str>> = HashSet::new();
     let mut defined: HashSet<Rc<str>> = HashSet::new();
     let mut shape = Shape { defines: Vec::with_capacity(pc.len()), free: Vec::new(), constants: HashMap::new() };
-    let mut visited: HashSet<u32> = HashSet::new();
+    let mut visited: HashSet<u32, BuildHasherDefault<IdHasher>> = HashSet::default();
     for t in pc {
         let mut def = None;
         if let Node::Eq(a, b) = t.node() {

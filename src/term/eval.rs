@@ -1,6 +1,7 @@
 //! Evaluating terms under an assignment of their free symbols (models, model cache, replay).
 
 use std::collections::{BTreeMap, HashMap};
+use std::hash::{BuildHasherDefault, Hasher};
 use std::rc::Rc;
 
 use super::simplify::fold;
@@ -56,12 +57,31 @@ pub struct Evaluator<'a> {
     asg: &'a Assignment,
     /// Values that override the assignment (set before the symbol is first evaluated).
     overlay: HashMap<Rc<str>, Val>,
-    memo: HashMap<u32, Option<Val>>,
+    memo: HashMap<u32, Option<Val>, BuildHasherDefault<IdHasher>>,
+}
+
+/// Hashes term ids (dense small integers) by one multiplication: the memo is the hot path
+/// of the model cache.
+#[derive(Default)]
+pub struct IdHasher(u64);
+
+impl Hasher for IdHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for b in bytes {
+            self.0 = (self.0.rotate_left(8) ^ u64::from(*b)).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        }
+    }
+    fn write_u32(&mut self, n: u32) {
+        self.0 = u64::from(n).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    }
 }
 
 impl<'a> Evaluator<'a> {
     pub fn new(asg: &'a Assignment) -> Self {
-        Evaluator { asg, overlay: HashMap::new(), memo: HashMap::new() }
+        Evaluator { asg, overlay: HashMap::new(), memo: HashMap::default() }
     }
 
     /// Gives `name` the value `v` from now on. Only sound before any term reading `name` has

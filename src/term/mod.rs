@@ -16,7 +16,7 @@ use std::collections::HashMap;
 use std::hash::{Hash, Hasher};
 use std::rc::Rc;
 
-pub use eval::{Assignment, Evaluator, Val};
+pub use eval::{Assignment, Evaluator, IdHasher, Val};
 
 /// The sort of a term.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
