@@ -16,7 +16,7 @@ use std::collections::BTreeMap;
 use std::collections::HashSet;
 
 use super::objects::{PrimElems, elem_width};
-use super::pose_chain::{KeyLog, chain, ite_value};
+use super::pose_chain::{KeyLog, chain, ite_value, sole_kind};
 use super::{Alt, Concrete, Ctx, HeapStrategy, Nullness, ObjKind, Test, Value, compatible, fields_of, fresh_kinds};
 use crate::classfile::{FieldId, JType};
 use crate::term::{Assignment, BvCmp, Sort, Term, Val};
@@ -158,7 +158,15 @@ impl Pose {
     /// freshness and aliasing. Returns its index, constraints and a cut guard.
     fn new_sym(cx: &mut Ctx<'_>, heap: &mut PoseHeap, name: &str, ty: &JType) -> (usize, Vec<Term>, Option<Term>) {
         let var = cx.terms.var(name, Sort::Bv(32));
-        let class = cx.terms.var(&format!("{name}.class"), Sort::Bv(32));
+        // A symbol whose type admits one class only gets that class as a constant, so that its
+        // aliasing constraints fold away.
+        let class = match sole_kind(cx, ty) {
+            Some(k) => {
+                let i = heap.kind_index(&k);
+                cx.terms.int(i)
+            }
+            None => cx.terms.var(&format!("{name}.class"), Sort::Bv(32)),
+        };
         let zero = cx.terms.int(0);
         let base = cx.terms.int(ALLOC_BASE as i32);
         let mut assume = vec![cx.terms.cmp(BvCmp::Ult, &var, &base)];

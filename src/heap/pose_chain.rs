@@ -1,6 +1,7 @@
 //! POSE's field values as flat chains over the symbols' initializations and writes.
 
-use super::{Ctx, Value};
+use super::{Ctx, ObjKind, Value};
+use crate::classfile::JType;
 use crate::term::Term;
 use crate::{Error, Result};
 
@@ -14,6 +15,15 @@ use crate::{Error, Result};
 pub struct KeyLog {
     pub inits: Vec<(Term, Value<Term>)>,
     pub writes: Vec<(Option<Term>, Term, Value<Term>)>,
+}
+
+/// The only class an object of type `ty` can have: a concrete class without loaded subclasses.
+pub(super) fn sole_kind(cx: &Ctx<'_>, ty: &JType) -> Option<ObjKind> {
+    let JType::Class(name) = ty else { return None };
+    let c = cx.table.lookup(name)?;
+    let class = cx.table.class(c);
+    let alone = !class.is_interface() && !class.is_abstract() && cx.table.loaded_subclasses(c) == [c];
+    alone.then_some(ObjKind::Class(c))
 }
 
 /// `W(F0(x))` of a key's log (see [`KeyLog`]); `default` is the value when `x` equals no
