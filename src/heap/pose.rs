@@ -168,8 +168,11 @@ impl Pose {
             None => cx.terms.var(&format!("{name}.class"), Sort::Bv(32)),
         };
         let zero = cx.terms.int(0);
-        let base = cx.terms.int(ALLOC_BASE as i32);
-        let mut assume = vec![cx.terms.cmp(BvCmp::Ult, &var, &base)];
+        // Object identities only matter up to equality, so the n-th symbol ranges over
+        // 0..=n: null, the objects of the earlier symbols, or one more. This keeps symbols
+        // below `ALLOC_BASE` and gives the solver tiny domains instead of 32-bit ones.
+        let top = cx.terms.int(heap.syms.len() as i32 + 1);
+        let mut assume = vec![cx.terms.cmp(BvCmp::Ule, &var, &top)];
         let non_null = cx.terms.ne(&var, &zero);
         let mut distinct = vec![non_null.clone()];
         for s in heap.syms.clone() {
