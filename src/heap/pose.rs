@@ -13,9 +13,10 @@
 
 use super::Roots;
 use std::collections::BTreeMap;
-use std::collections::HashMap;
+use std::collections::HashSet;
 
 use super::objects::{PrimElems, elem_width};
+use super::pose_chain::{KeyLog, chain, ite_value, sole_kind};
 use super::{Alt, Concrete, Ctx, HeapStrategy, Nullness, ObjKind, Test, Value, compatible, fields_of, fresh_kinds};
 use crate::classfile::{FieldId, JType};
 use crate::term::{Assignment, BvCmp, Sort, Term, Val};
@@ -73,6 +74,9 @@ pub struct PoseHeap {
     pub kinds: Vec<ObjKind>,
     pub statics: BTreeMap<FieldId, Value<Term>>,
     pub seq: u32,
+    /// Per key, the initializations and writes of symbols, from which reads build flat
+    /// value chains.
+    pub logs: BTreeMap<Key, KeyLog>,
 }
 
 /// A leaf of a reference term.
@@ -105,61 +109,46 @@ impl PoseHeap {
         self.syms.iter().position(|s| s.var == *var)
     }
 
-    /// The leaves of a reference term with the guards under which each is selected, one
-    /// entry per distinct leaf. Memoized over the term DAG, so that reading through a value
-    /// that was itself read through several references stays polynomial.
+    /// The distinct leaves of a reference term (depth first, then-branch first), each with
+    /// the guard under which the reference denotes that leaf's object: `r == leaf`. Two
+    /// symbols denote the same object exactly when they are equal, and equal symbols hold
+    /// equal field values, so value equality is as good a guard as the (much larger)
+    /// disjunction of the ite paths that select the leaf, and it stays linear in size.
     pub fn leaves(&self, cx: &mut Ctx<'_>, r: &Term) -> Result<Vec<(Term, Leaf)>> {
-        let mut memo: HashMap<u32, Vec<(Term, Leaf)>> = HashMap::new();
-        self.leaves_of(cx, r, &mut memo)
-    }
-
-    fn leaves_of(
-        &self,
-        cx: &mut Ctx<'_>,
-        t: &Term,
-        memo: &mut HashMap<u32, Vec<(Term, Leaf)>>,
-    ) -> Result<Vec<(Term, Leaf)>> {
-        if let Some(v) = memo.get(&t.id()) {
-            return Ok(v.clone());
-        }
-        let out = match t.node() {
-            crate::term::Node::Ite(c, a, b) => {
-                let la = self.leaves_of(cx, a, memo)?;
-                let lb = self.leaves_of(cx, b, memo)?;
-                let nc = cx.terms.not(c);
-                let mut out: Vec<(Term, Leaf)> = Vec::new();
-                for (cond, side) in [(c.clone(), la), (nc, lb)] {
-                    for (g, leaf) in side {
-                        let g = cx.terms.and2(&cond, &g);
-                        if g.is_false() {
-                            continue;
-                        }
-                        match out.iter_mut().find(|(_, l)| *l == leaf) {
-                            Some((mg, _)) => *mg = cx.terms.or(&[mg.clone(), g]),
-                            None => out.push((g, leaf)),
-                        }
+        let mut out: Vec<(Term, Leaf)> = Vec::new();
+        let mut seen: HashSet<u32> = HashSet::new();
+        let mut stack: Vec<&Term> = vec![r];
+        while let Some(t) = stack.pop() {
+            if !seen.insert(t.id()) {
+                continue;
+            }
+            let leaf = match t.node() {
+                crate::term::Node::Ite(_, a, b) => {
+                    stack.push(b);
+                    stack.push(a);
+                    continue;
+                }
+                crate::term::Node::Bv(..) => {
+                    let v = t.as_i64().unwrap_or(0);
+                    if v == 0 {
+                        Leaf::Null
+                    } else if v >= ALLOC_BASE {
+                        Leaf::Alloc((v - ALLOC_BASE) as usize)
+                    } else {
+                        return Err(internal("a reference constant that is no object"));
                     }
                 }
-                out
+                crate::term::Node::Var(..) => match self.sym_of(t) {
+                    Some(i) => Leaf::Sym(i),
+                    None => return Err(internal("a reference variable that is no symbol")),
+                },
+                _ => return Err(internal("a reference term of unexpected shape")),
+            };
+            if !out.iter().any(|(_, l)| *l == leaf) {
+                let g = cx.terms.eq(r, t);
+                out.push((g, leaf));
             }
-            crate::term::Node::Bv(..) => {
-                let v = t.as_i64().unwrap_or(0);
-                let leaf = if v == 0 {
-                    Leaf::Null
-                } else if v >= ALLOC_BASE {
-                    Leaf::Alloc((v - ALLOC_BASE) as usize)
-                } else {
-                    return Err(internal("a reference constant that is no object"));
-                };
-                vec![(cx.terms.tru(), leaf)]
-            }
-            crate::term::Node::Var(..) => match self.sym_of(t) {
-                Some(i) => vec![(cx.terms.tru(), Leaf::Sym(i))],
-                None => return Err(internal("a reference variable that is no symbol")),
-            },
-            _ => return Err(internal("a reference term of unexpected shape")),
-        };
-        memo.insert(t.id(), out.clone());
+        }
         Ok(out)
     }
 }
@@ -169,10 +158,21 @@ impl Pose {
     /// freshness and aliasing. Returns its index, constraints and a cut guard.
     fn new_sym(cx: &mut Ctx<'_>, heap: &mut PoseHeap, name: &str, ty: &JType) -> (usize, Vec<Term>, Option<Term>) {
         let var = cx.terms.var(name, Sort::Bv(32));
-        let class = cx.terms.var(&format!("{name}.class"), Sort::Bv(32));
+        // A symbol whose type admits one class only gets that class as a constant, so that its
+        // aliasing constraints fold away.
+        let class = match sole_kind(cx, ty) {
+            Some(k) => {
+                let i = heap.kind_index(&k);
+                cx.terms.int(i)
+            }
+            None => cx.terms.var(&format!("{name}.class"), Sort::Bv(32)),
+        };
         let zero = cx.terms.int(0);
-        let base = cx.terms.int(ALLOC_BASE as i32);
-        let mut assume = vec![cx.terms.cmp(BvCmp::Ult, &var, &base)];
+        // Object identities only matter up to equality, so the n-th symbol ranges over
+        // 0..=n: null, the objects of the earlier symbols, or one more. This keeps symbols
+        // below `ALLOC_BASE` and gives the solver tiny domains instead of 32-bit ones.
+        let top = cx.terms.int(heap.syms.len() as i32 + 1);
+        let mut assume = vec![cx.terms.cmp(BvCmp::Ule, &var, &top)];
         let non_null = cx.terms.ne(&var, &zero);
         let mut distinct = vec![non_null.clone()];
         for s in heap.syms.clone() {
@@ -285,15 +285,9 @@ impl Pose {
         };
         // assume(H, Y, f, Z): the value of an initialized alias, or Z.
         let y = h.syms[i].var.clone();
-        let mut v = z.clone();
-        for j in (0..h.syms.len()).rev() {
-            if j == i || !Pose::may_have(cx, &h.syms[j], key) {
-                continue;
-            }
-            let Some(other) = h.syms[j].fields.get(&key).cloned() else { continue };
-            let eq = cx.terms.eq(&y, &h.syms[j].var);
-            v = ite_value(cx, &eq, &other, &v)?;
-        }
+        let log = h.logs.entry(key).or_default();
+        let v = chain(cx, log, &y, Some(&z))?.ok_or_else(|| internal("an empty value chain"))?;
+        log.inits.push((y, z.clone()));
         h.seq += 1;
         let seq = h.seq;
         let s = &mut h.syms[i];
@@ -314,6 +308,7 @@ impl Pose {
             }
         };
         let y = h.syms[i].var.clone();
+        h.logs.entry(key).or_default().writes.push((g.cloned(), y.clone(), v.clone()));
         for j in 0..h.syms.len() {
             if j == i || !Pose::may_have(cx, &h.syms[j], key) {
                 continue;
@@ -331,7 +326,9 @@ impl Pose {
         Ok((h, new, assume, cut))
     }
 
-    /// Reads `key` through every leaf of `r`, combining the values with the leaf guards.
+    /// Reads `key` through every leaf of `r`. Through one leaf, the value is that object's;
+    /// through several, the symbol leaves are initialized and the value is the flat chain of
+    /// the key's log applied to `r`, under tests `r == A` of the allocated leaves.
     fn read_ref(
         cx: &mut Ctx<'_>,
         heap: &PoseHeap,
@@ -339,37 +336,60 @@ impl Pose {
         key: Key,
         alloc_read: impl Fn(&mut Ctx<'_>, &Alloc) -> Result<Value<Term>>,
     ) -> Result<Vec<Alt<PoseHeap, Value<Term>>>> {
-        let leaves = heap.leaves(cx, r)?;
+        let leaves: Vec<(Term, Leaf)> = heap.leaves(cx, r)?.into_iter().filter(|(_, l)| *l != Leaf::Null).collect();
         let mut h = heap.clone();
+        if let [(_, leaf)] = leaves.as_slice() {
+            return Ok(match *leaf {
+                Leaf::Alloc(a) => {
+                    let v = alloc_read(cx, h.allocs.get(a).ok_or_else(|| internal("unknown allocation"))?)?;
+                    vec![Alt::plain(h, v)]
+                }
+                Leaf::Sym(i) => {
+                    let (h, v, assume, cut) = Pose::read(cx, h, i, key)?;
+                    with_cut(cx, h, assume, cut, v)
+                }
+                Leaf::Null => return Err(internal("a read through null")),
+            });
+        }
         let mut assume = Vec::new();
         let mut cuts = Vec::new();
-        let mut vals: Vec<(Term, Value<Term>)> = Vec::new();
+        let mut allocs = Vec::new();
+        let mut syms = false;
         for (g, leaf) in leaves {
-            let v = match leaf {
-                Leaf::Null => continue,
-                Leaf::Alloc(a) => alloc_read(cx, h.allocs.get(a).ok_or_else(|| internal("unknown allocation"))?)?,
+            match leaf {
+                Leaf::Null => {}
+                Leaf::Alloc(a) => {
+                    allocs.push((g, alloc_read(cx, h.allocs.get(a).ok_or_else(|| internal("unknown allocation"))?)?))
+                }
                 Leaf::Sym(i) => {
-                    let (h2, v, mut a, c) = Pose::read(cx, h, i, key)?;
+                    let (h2, _, mut a, c) = Pose::read(cx, h, i, key)?;
                     h = h2;
                     assume.append(&mut a);
                     if let Some(c) = c {
                         cuts.push(cx.terms.and2(&g, &c));
                     }
-                    v
+                    syms = true;
                 }
-            };
-            vals.push((g, v));
+            }
         }
-        let mut it = vals.into_iter().rev();
-        let Some((_, mut v)) = it.next() else { return Err(internal("a read through null")) };
-        for (g, x) in it {
-            v = ite_value(cx, &g, &x, &v)?;
+        let mut v = match (syms, h.logs.get(&key)) {
+            (true, Some(log)) => chain(cx, log, r, None)?,
+            _ => None,
+        };
+        for (g, x) in allocs.into_iter().rev() {
+            v = Some(match v {
+                Some(v) => ite_value(cx, &g, &x, &v)?,
+                None => x,
+            });
         }
+        let Some(v) = v else { return Err(internal("a read through null")) };
         let cut = (!cuts.is_empty()).then(|| cx.terms.or(&cuts));
         Ok(with_cut(cx, h, assume, cut, v))
     }
 
-    /// Writes through every leaf of `r` (unconditionally when there is only one).
+    /// Writes through every leaf of `r` (unconditionally when there is only one). Symbol
+    /// leaves are initialized first; then every symbol holding `key` gets
+    /// `ite(r == Y, v, Y.key)`, which covers the leaves and all their aliases at once.
     fn write_ref(
         cx: &mut Ctx<'_>,
         heap: &PoseHeap,
@@ -383,37 +403,48 @@ impl Pose {
         let mut h = heap.clone();
         let mut assume = Vec::new();
         let mut cuts = Vec::new();
+        let mut sym_leaves = Vec::new();
         for (g, leaf) in leaves {
-            let guard = if single { None } else { Some(&g) };
             match leaf {
                 Leaf::Null => {}
                 Leaf::Alloc(a) => {
                     let obj = h.allocs.get_mut(a).ok_or_else(|| internal("unknown allocation"))?;
-                    alloc_write(cx, obj, guard, v)?;
+                    alloc_write(cx, obj, (!single).then_some(&g), v)?;
                 }
+                Leaf::Sym(i) if single => sym_leaves.push(i),
                 Leaf::Sym(i) => {
-                    let (h2, _, mut a, c) = Pose::write(cx, h, i, key, guard, v)?;
+                    let (h2, _, mut a, c) = Pose::read(cx, h, i, key)?;
                     h = h2;
                     assume.append(&mut a);
                     if let Some(c) = c {
                         cuts.push(cx.terms.and2(&g, &c));
                     }
+                    sym_leaves.push(i);
                 }
+            }
+        }
+        if let Some(&first) = sym_leaves.first() {
+            let target = if single { h.syms[first].var.clone() } else { r.clone() };
+            h.logs.entry(key).or_default().writes.push((None, target, v.clone()));
+            for j in 0..h.syms.len() {
+                let leaf = sym_leaves.contains(&j);
+                let new = if single && leaf {
+                    v.clone()
+                } else {
+                    if !leaf && !Pose::may_have(cx, &h.syms[j], key) {
+                        continue;
+                    }
+                    let Some(old) = h.syms[j].fields.get(&key) else { continue };
+                    let old = old.clone();
+                    let c = cx.terms.eq(r, &h.syms[j].var);
+                    ite_value(cx, &c, v, &old)?
+                };
+                h.syms[j].fields.insert(key, new);
             }
         }
         let cut = (!cuts.is_empty()).then(|| cx.terms.or(&cuts));
         Ok(with_cut(cx, h, assume, cut, ()))
     }
-}
-
-/// `c ? a : b` over values of the same kind.
-fn ite_value(cx: &mut Ctx<'_>, c: &Term, a: &Value<Term>, b: &Value<Term>) -> Result<Value<Term>> {
-    Ok(match (a, b) {
-        (Value::Int(x), Value::Int(y)) => Value::Int(cx.terms.ite(c, x, y)),
-        (Value::Long(x), Value::Long(y)) => Value::Long(cx.terms.ite(c, x, y)),
-        (Value::Ref(x), Value::Ref(y)) => Value::Ref(cx.terms.ite(c, x, y)),
-        _ => return Err(internal("mixed value kinds")),
-    })
 }
 
 /// Alternatives of an operation: with a cut guard, the cut side and the rest.
