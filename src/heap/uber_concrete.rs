@@ -21,6 +21,16 @@ impl Resolver<'_, '_, '_> {
     /// The target of `r` in the model: the entry whose guard holds.
     fn target(&mut self, r: RefId) -> Result<Target> {
         let node = self.heap.node(r)?;
+        // The pointer's value names the target directly (0 is null, `l + 1` location `l`).
+        if let Some(v) = self.n.model.eval_i64(&node.ptr) {
+            let t = match v {
+                0 => Some(Target::Null),
+                v => u32::try_from(v - 1).ok().map(|l| Target::Loc(LocId(l))),
+            };
+            if let Some(t) = t.filter(|t| node.entries.iter().any(|(_, x)| x == t)) {
+                return Ok(t);
+            }
+        }
         for (g, t) in &node.entries {
             if self.n.model.eval_bool(g) == Some(true) {
                 return Ok(*t);

@@ -14,6 +14,7 @@ pub struct ModelCache<S> {
     /// a query only evaluates the constraints beyond their common prefix.
     models: Vec<(Assignment, Vec<Term>)>,
     hits: u64,
+    repairer: super::repair::Repairer,
     /// The model pinned by the last `model` call when it came from the cache, with its
     /// path condition (for the solver, should a term need more than the assignment fixes).
     pinned: Option<(Assignment, Vec<Term>)>,
@@ -21,7 +22,7 @@ pub struct ModelCache<S> {
 
 impl<S: Solver> ModelCache<S> {
     pub fn new(inner: S) -> Self {
-        ModelCache { inner, models: Vec::new(), hits: 0, pinned: None }
+        ModelCache { inner, models: Vec::new(), hits: 0, repairer: Default::default(), pinned: None }
     }
 
     /// A cached model of `pc`, or one repaired from the newest (see `repair.rs`).
@@ -31,7 +32,8 @@ impl<S: Solver> ModelCache<S> {
             self.remember(m.clone(), pc);
             return Some(m);
         }
-        let m = super::repair::repair(&self.models.first()?.0, pc)?;
+        let (base, known) = self.models.first()?;
+        let m = self.repairer.repair(base, known, pc)?;
         self.remember(m.clone(), pc);
         Some(m)
     }

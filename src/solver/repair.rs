@@ -20,126 +20,148 @@ const RECENT: usize = 6;
 /// How many candidate assignments are evaluated at most per query.
 const MAX_CANDIDATES: usize = 96;
 
-/// What the path condition says about its symbols.
-struct Shape {
-    /// For each entry of the path condition, the symbol it defines (`v == e`, first
-    /// occurrence of `v`, `v` not in `e`).
+/// What the path condition says about its symbols, kept across queries: depth-first
+/// queries share long prefixes, so only the entries beyond the common prefix are analysed.
+#[derive(Default)]
+pub struct Repairer {
+    pc: Vec<Term>,
+    /// For each entry, the symbol it defines (`v == e` at the first occurrence of `v`, `v`
+    /// not in `e`).
     defines: Vec<Option<(Rc<str>, Term)>>,
-    /// Free (not defined) bit-vector symbols in order of first occurrence.
-    free: Vec<Rc<str>>,
-    /// Constants each symbol is compared with (`v == k`).
-    constants: HashMap<Rc<str>, BTreeSet<u64>>,
+    /// The entry where each symbol first occurs.
+    first: HashMap<Rc<str>, usize>,
+    /// Free (not defined) bit-vector symbols with the entry of their first occurrence.
+    free: Vec<(usize, Rc<str>)>,
 }
 
-fn var_name(t: &Term) -> Option<(Rc<str>, Sort)> {
+fn var_name(t: &Term) -> Option<Rc<str>> {
     match t.node() {
-        Node::Var(n, s) => Some((n.clone(), *s)),
+        Node::Var(n, _) => Some(n.clone()),
         _ => None,
     }
 }
 
-fn shape(pc: &[Term]) -> Shape {
-    let mut seen: HashSet<Rc<str>> = HashSet::new();
-    let mut defined: HashSet<Rc<str>> = HashSet::new();
-    let mut shape = Shape { defines: Vec::with_capacity(pc.len()), free: Vec::new(), constants: HashMap::new() };
-    let mut visited: HashSet<u32, BuildHasherDefault<IdHasher>> = HashSet::default();
-    for t in pc {
-        let mut def = None;
-        if let Node::Eq(a, b) = t.node() {
-            for (v, e) in [(a, b), (b, a)] {
-                if let Some((name, _)) = var_name(v)
-                    && !seen.contains(&name)
-                    && e.as_i64().is_none()
-                    && e.as_bool().is_none()
-                    && !e.vars().iter().any(|x| var_name(x).is_some_and(|(n, _)| n == name))
-                {
-                    def = Some((name, e.clone()));
-                    break;
-                }
-            }
+impl Repairer {
+    /// Brings the analysis up to `pc`.
+    fn sync(&mut self, pc: &[Term]) {
+        let common = self.pc.iter().zip(pc).take_while(|(a, b)| a == b).count();
+        if common < self.pc.len() {
+            self.pc.truncate(common);
+            self.defines.truncate(common);
+            self.first.retain(|_, i| *i < common);
+            self.free.retain(|(i, _)| *i < common);
         }
-        if let Some((name, _)) = &def {
-            seen.insert(name.clone());
-            defined.insert(name.clone());
-        }
-        // Walk the new part of the DAG: first occurrences and `v == k` atoms.
-        let mut stack = vec![t.clone()];
-        while let Some(x) = stack.pop() {
-            if !visited.insert(x.id()) {
-                continue;
-            }
-            match x.node() {
-                Node::Var(n, sort) => {
-                    seen.insert(n.clone());
-                    if matches!(sort, Sort::Bv(_)) && !defined.contains(n) && !shape.free.contains(n) {
-                        shape.free.push(n.clone());
+        for t in &pc[common..] {
+            let i = self.pc.len();
+            let mut def = None;
+            if let Node::Eq(a, b) = t.node() {
+                for (v, e) in [(a, b), (b, a)] {
+                    if let Some(name) = var_name(v)
+                        && !self.first.contains_key(&name)
+                        && e.as_i64().is_none()
+                        && e.as_bool().is_none()
+                        && !e.vars().iter().any(|x| var_name(x).as_ref() == Some(&name))
+                    {
+                        def = Some((name, e.clone()));
+                        break;
                     }
                 }
-                Node::Eq(a, b) => {
+            }
+            for v in t.vars() {
+                let Node::Var(name, sort) = v.node() else { continue };
+                if self.first.contains_key(name) {
+                    continue;
+                }
+                self.first.insert(name.clone(), i);
+                let defined = def.as_ref().is_some_and(|(d, _)| d == name);
+                if matches!(sort, Sort::Bv(_)) && !defined {
+                    self.free.push((i, name.clone()));
+                }
+            }
+            self.defines.push(def);
+            self.pc.push(t.clone());
+        }
+    }
+
+    /// The constants `name` is compared with (`name == k`) in the entries from `from` on.
+    fn constants(&self, name: &str, from: usize) -> BTreeSet<u64> {
+        let mut out = BTreeSet::new();
+        let mut visited: HashSet<u32, BuildHasherDefault<IdHasher>> = HashSet::default();
+        for t in self.pc.iter().skip(from) {
+            let mut stack = vec![t.clone()];
+            while let Some(x) = stack.pop() {
+                if !visited.insert(x.id()) {
+                    continue;
+                }
+                if let Node::Eq(a, b) = x.node() {
                     for (v, k) in [(a, b), (b, a)] {
-                        if let (Some((n, Sort::Bv(_))), Some(_)) = (var_name(v), k.as_i64())
-                            && let Node::Bv(_, raw) = k.node()
+                        if let (Some(n), Node::Bv(_, raw)) = (var_name(v), k.node())
+                            && &*n == name
                         {
-                            shape.constants.entry(n).or_default().insert(*raw);
+                            out.insert(*raw);
                         }
                     }
                 }
-                _ => {}
+                if !matches!(x.node(), Node::Var(..)) {
+                    stack.extend(x.children().into_iter().cloned());
+                }
             }
-            stack.extend(x.children().into_iter().cloned());
         }
-        shape.defines.push(def);
+        out
     }
-    shape
-}
 
-/// Recomputes the defined symbols of `asg` (with `name` set to `k`, if given) in
-/// path-condition order and checks every entry.
-fn satisfies(shape: &Shape, pc: &[Term], asg: &Assignment, change: Option<(&Rc<str>, u64)>) -> Option<Assignment> {
-    let mut ev = Evaluator::new(asg);
-    if let Some((name, k)) = change {
-        ev.set(name.clone(), Val::Bv(k));
-    }
-    for (i, t) in pc.iter().enumerate() {
-        if let Some(Some((name, e))) = shape.defines.get(i) {
-            let v = ev.eval(e)?;
-            ev.set(name.clone(), v);
-            continue;
+    /// Checks the entries from `start` on under `base` (with `change` applied),
+    /// recomputing the symbols they define. `base` must satisfy the entries before `start`,
+    /// and the changed symbol must not occur before `start`.
+    fn satisfies(&self, base: &Assignment, start: usize, change: Option<(&Rc<str>, u64)>) -> Option<Assignment> {
+        let mut ev = Evaluator::new(base);
+        if let Some((name, k)) = change {
+            ev.set(name.clone(), Val::Bv(k));
         }
-        if ev.eval(t) != Some(Val::Bool(true)) {
-            return None;
-        }
-    }
-    let mut out = asg.clone();
-    out.values.extend(ev.into_overlay());
-    Some(out)
-}
-
-/// A model of `pc` made from `base` by changing at most one recent free symbol, if any.
-pub fn repair(base: &Assignment, pc: &[Term]) -> Option<Assignment> {
-    let shape = shape(pc);
-    if let Some(m) = satisfies(&shape, pc, base, None) {
-        return Some(m);
-    }
-    let mut tried = 0;
-    for name in shape.free.iter().rev().take(RECENT) {
-        let Some(ks) = shape.constants.get(name) else { continue };
-        // Null first, then the newest locations (a fresh object before an alias).
-        let zero = ks.contains(&0).then_some(0);
-        for k in zero.into_iter().chain(ks.iter().rev().copied().filter(|k| *k != 0)) {
-            if base.get(name) == Some(&Val::Bv(k)) {
+        for (i, t) in self.pc.iter().enumerate().skip(start) {
+            if let Some(Some((name, e))) = self.defines.get(i) {
+                let v = ev.eval(e)?;
+                ev.set(name.clone(), v);
                 continue;
             }
-            tried += 1;
-            if tried > MAX_CANDIDATES {
+            if ev.eval(t) != Some(Val::Bool(true)) {
                 return None;
             }
-            if let Some(m) = satisfies(&shape, pc, base, Some((name, k))) {
-                return Some(m);
+        }
+        let mut out = base.clone();
+        out.values.extend(ev.into_overlay());
+        Some(out)
+    }
+
+    /// A model of `pc` made from `base` (known to satisfy `known`) by changing at most one
+    /// recent free symbol, if any.
+    pub fn repair(&mut self, base: &Assignment, known: &[Term], pc: &[Term]) -> Option<Assignment> {
+        self.sync(pc);
+        let start = known.iter().zip(pc).take_while(|(a, b)| a == b).count();
+        if let Some(m) = self.satisfies(base, start, None) {
+            return Some(m);
+        }
+        let mut tried = 0;
+        let recent: Vec<(usize, Rc<str>)> = self.free.iter().rev().take(RECENT).cloned().collect();
+        for (first, name) in recent {
+            let ks = self.constants(&name, first);
+            // Null first, then the newest locations (a fresh object before an alias).
+            let zero = ks.contains(&0).then_some(0);
+            for k in zero.into_iter().chain(ks.iter().rev().copied().filter(|k| *k != 0)) {
+                if base.get(&name) == Some(&Val::Bv(k)) {
+                    continue;
+                }
+                tried += 1;
+                if tried > MAX_CANDIDATES {
+                    return None;
+                }
+                if let Some(m) = self.satisfies(base, start.min(first), Some((&name, k))) {
+                    return Some(m);
+                }
             }
         }
+        None
     }
-    None
 }
 
 #[cfg(test)]
@@ -164,7 +186,7 @@ mod tests {
         let mut base = Assignment::default();
         base.values.insert(Rc::from("c"), Val::Bv(2));
         base.values.insert(Rc::from("r"), Val::Bv(2));
-        let m = repair(&base, &[dom, d, rnull]).unwrap();
+        let m = Repairer::default().repair(&base, &[], &[dom, d, rnull]).unwrap();
         assert_eq!(m.get("c"), Some(&Val::Bv(0)));
         assert_eq!(m.get("r"), Some(&Val::Bv(0)));
     }
@@ -177,6 +199,6 @@ mod tests {
         let is1 = p.eq(&c, &one);
         let not1 = p.not(&is1);
         let base = Assignment::default();
-        assert!(repair(&base, &[is1, not1]).is_none());
+        assert!(Repairer::default().repair(&base, &[], &[is1, not1]).is_none());
     }
 }
