@@ -24,8 +24,9 @@ echo "| N | strategy | traces | cut | solver queries | time ms |"
 echo "|---:|---|---:|---:|---:|---:|"
 for n in $NS; do
     for s in lazy lazier uber pose; do
-        out=$($BIN run --cp "$work/classes" "scale.ChainN#hasNull$n" --strategy "$s" --json \
+        # `compare --format json` carries the counts without the trace list.
+        out=$($BIN compare --cp "$work/classes" "scale.ChainN#hasNull$n" --strategies "$s" --format json \
             --max-depth $((2 * n + 4)) --max-objects $((n + 4)) --time-limit "$LIMIT")
-        echo "$out" | python3 -c "import json,sys; d=json.load(sys.stdin); print('| $n | $s | %d | %d | %d | %d |' % (d['traces'], d['cut'], d['solver_queries'], d['time_ms']))"
+        echo "$out" | python3 -c "import json,sys; d=json.load(sys.stdin)[0]; print('| $n | $s | %d | %d | %d | %d |' % (d['traces'], d['cut'], d['solver_queries'], d['time_ms']))"
     done
 done
