@@ -45,7 +45,7 @@ impl<S: Solver> ModelCache<S> {
 
     fn lookup(&self, pc: &[Term]) -> Option<usize> {
         self.models.iter().position(|(m, known)| {
-            let common = known.iter().zip(pc).take_while(|(a, b)| a == b).count();
+            let common = super::common_prefix(known, pc);
             let mut ev = Evaluator::new(m);
             pc[common..].iter().all(|t| matches!(ev.eval(t), Some(Val::Bool(true))))
         })

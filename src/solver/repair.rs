@@ -6,8 +6,10 @@
 //! A recent model usually satisfies all but those; setting one recent symbol to one of the
 //! constants it is compared with, and recomputing the symbols *defined* by the path
 //! condition (`r9 == ite(...)`, `L8.exists <=> ...`, first occurrence of the symbol), often
-//! satisfies them all. Every candidate is verified by evaluating the whole path condition,
-//! so a repaired model is as good as a solver's; when none is found the solver is asked.
+//! satisfies them all. Every candidate is verified by evaluation: the base model is known to
+//! satisfy a prefix of the path condition, and a changed symbol cannot affect the entries
+//! before its first occurrence, so every other entry is evaluated. A repaired model is as
+//! good as a solver's; when none is found the solver is asked.
 
 use std::collections::{BTreeSet, HashMap, HashSet};
 use std::hash::BuildHasherDefault;
@@ -44,7 +46,7 @@ fn var_name(t: &Term) -> Option<Rc<str>> {
 impl Repairer {
     /// Brings the analysis up to `pc`.
     fn sync(&mut self, pc: &[Term]) {
-        let common = self.pc.iter().zip(pc).take_while(|(a, b)| a == b).count();
+        let common = super::common_prefix(&self.pc, pc);
         if common < self.pc.len() {
             self.pc.truncate(common);
             self.defines.truncate(common);
@@ -137,7 +139,7 @@ impl Repairer {
     /// recent free symbol, if any.
     pub fn repair(&mut self, base: &Assignment, known: &[Term], pc: &[Term]) -> Option<Assignment> {
         self.sync(pc);
-        let start = known.iter().zip(pc).take_while(|(a, b)| a == b).count();
+        let start = super::common_prefix(known, pc);
         if let Some(m) = self.satisfies(base, start, None) {
             return Some(m);
         }

@@ -47,7 +47,7 @@ impl Z3Solver {
 
     /// Makes the asserted stack equal to `pc`, popping and pushing only the difference.
     fn sync(&mut self, pc: &[Term]) {
-        let common = self.asserted.iter().zip(pc).take_while(|(a, b)| a == b).count();
+        let common = super::common_prefix(&self.asserted, pc);
         let extra = self.asserted.len() - common;
         if extra > 0 {
             self.solver.pop(extra as u32);
