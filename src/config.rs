@@ -67,8 +67,10 @@ pub struct Bounds {
     /// Largest length of an input array (a restriction of the input domain, not a cut:
     /// models never pick longer arrays).
     pub max_array_length: u32,
-    /// Maximum program decisions made inside the precondition (`--precondition`), counted
-    /// apart from `max_depth` so that checking the input does not eat the method's budget.
+    /// Maximum forks (decisions where more than one outcome was feasible) made inside the
+    /// precondition (`--precondition`), counted apart from `max_depth` so that checking the
+    /// input does not eat the method's budget. Forced decisions there are free up to
+    /// [`PRE_FORCED_PER_FORK`] per allowed fork.
     pub precondition_depth: u32,
 }
 
@@ -87,6 +89,10 @@ impl Default for Bounds {
 
 /// Default of `--precondition-depth`.
 pub const DEFAULT_PRECONDITION_DEPTH: u32 = 12;
+
+/// Forced decisions (one feasible outcome) the precondition may make per fork it is
+/// allowed: a guard against a precondition that loops on concrete values.
+pub const PRE_FORCED_PER_FORK: u64 = 16;
 
 /// Default of `--max-array-length`.
 pub const DEFAULT_MAX_ARRAY_LENGTH: u32 = 16;

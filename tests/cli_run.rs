@@ -16,6 +16,7 @@ fn json(args: &[&str]) -> serde_json::Value {
 fn stable(mut v: serde_json::Value) -> serde_json::Value {
     if let Some(o) = v.as_object_mut() {
         o.remove("time_ms");
+        o.remove("solver_ms");
         o.remove("peak_mb");
     }
     v
@@ -35,6 +36,7 @@ fn run_json_has_the_documented_keys_and_is_deterministic() {
         "cut",
         "solver_queries",
         "time_ms",
+        "solver_ms",
         "trace_list",
     ] {
         assert!(v.get(k).is_some(), "missing key {k}");
@@ -86,9 +88,10 @@ fn bad_input_is_a_clear_error_with_exit_code_2() {
     }
 }
 
-/// Decisions inside `--precondition` count against `--precondition-depth`, not `--max-depth`:
-/// with a budget of 4, repOK of Stack can only accept the empty stack (size < 0, the loop
-/// test, size == 0), and every longer stack is cut inside repOK.
+/// Forks inside `--precondition` count against `--precondition-depth`, not `--max-depth`:
+/// with a budget of 4, repOK of Stack can only accept the empty stack (forks at size < 0,
+/// the loop test and size == 0); a one-element stack needs five (size < 0, the loop test,
+/// n > size, the loop test, n == size) and is cut inside repOK.
 #[test]
 fn precondition_decisions_have_their_own_budget() {
     let v = json(&[

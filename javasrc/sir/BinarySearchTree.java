@@ -5,27 +5,27 @@ public class BinarySearchTree {
     BstNode root;
     int size;
 
-    /** A tree (no node reached twice: at most size nodes), keys strictly ordered, size right. */
+    /**
+     * Keys strictly ordered (left below, right above) and size equal to the node count.
+     * Ordering also makes the structure a tree: a node reached twice, or a cycle, would
+     * need a key both below and above some ancestor's. It is checked on the way down, so
+     * an invalid input is rejected at the first node that breaks it.
+     */
     public boolean repOK() {
         if (size < 0) return false;
-        int n = count(root, 0);
-        return n == size && ordered(root, 0, false, 0, false);
+        return count(root, 0, false, 0, false) == size;
     }
 
-    /** Nodes below t, or size + 1 as soon as there are more than size (a cycle or a DAG). */
-    private int count(BstNode t, int seen) {
-        if (t == null) return seen;
-        if (seen >= size) return size + 1;
-        int l = count(t.left, seen + 1);
-        if (l > size) return l;
-        return count(t.right, l);
-    }
-
-    private boolean ordered(BstNode t, int lo, boolean hasLo, int hi, boolean hasHi) {
-        if (t == null) return true;
-        if (hasLo && t.key <= lo) return false;
-        if (hasHi && t.key >= hi) return false;
-        return ordered(t.left, lo, hasLo, t.key, true) && ordered(t.right, t.key, true, hi, hasHi);
+    /** The number of nodes below t if their keys lie strictly inside (lo, hi) and are ordered, else -1. */
+    private int count(BstNode t, int lo, boolean hasLo, int hi, boolean hasHi) {
+        if (t == null) return 0;
+        if (hasLo && t.key <= lo) return -1;
+        if (hasHi && t.key >= hi) return -1;
+        int l = count(t.left, lo, hasLo, t.key, true);
+        if (l < 0) return -1;
+        int r = count(t.right, t.key, true, hi, hasHi);
+        if (r < 0) return -1;
+        return l + r + 1;
     }
 
     public boolean contains(int key) {

@@ -20,7 +20,7 @@ pub struct AnalysisArgs {
     /// Wall-clock budget per method and strategy, in seconds.
     #[arg(long, default_value_t = config::DEFAULT_TIME_LIMIT_S)]
     pub time_limit: u64,
-    /// Maximum decisions inside the --precondition method (counted apart from --max-depth).
+    /// Maximum forks (both outcomes feasible) inside the --precondition method (apart from --max-depth).
     #[arg(long, default_value_t = config::DEFAULT_PRECONDITION_DEPTH)]
     pub precondition_depth: u32,
     /// Largest length of an input array (restricts inputs; no trace is cut by it).

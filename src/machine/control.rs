@@ -76,6 +76,8 @@ impl<H: HeapStrategy, S: Solver> Machine<'_, H, S> {
             verdicts.push(v);
         }
         let mut remaining = n - rejected;
+        // Inside the precondition a materialization split is a fork like a branch's.
+        let split_in_pre = remaining > 1 && Self::in_precondition(&st);
         let mut out = Vec::with_capacity(remaining);
         let mut st = Some(st);
         for (alt, v) in alts.into_iter().zip(verdicts) {
@@ -88,8 +90,15 @@ impl<H: HeapStrategy, S: Solver> Machine<'_, H, S> {
             s.heap = alt.heap;
             s.assume(&alt.assume);
             s.unknown |= v == Feasible::Unknown;
+            if split_in_pre {
+                s.pre_forks += 1;
+            }
+            let d = self.config.bounds.precondition_depth;
             match alt.cut {
                 Some(c) => out.push(Forked::Cut(s, c)),
+                None if split_in_pre && s.pre_forks > d => {
+                    out.push(Forked::Cut(s, format!("precondition-depth ({d})")))
+                }
                 None => out.push(Forked::Live(s, alt.value)),
             }
         }
@@ -127,12 +136,18 @@ impl<H: HeapStrategy, S: Solver> Machine<'_, H, S> {
     /// Records a program decision at the current instruction; `false` if it exceeds
     /// `--max-depth` (the caller ends the trace as cut). The decision that exceeds the bound
     /// is still recorded, so that the two sides of a cut branch stay distinct paths.
-    /// Decisions inside the precondition count against `--precondition-depth` instead.
-    pub(super) fn record(&self, st: &mut State<H>, choice: Choice) -> bool {
+    /// Inside the precondition only forks (`forked`: another outcome of the same
+    /// instruction was feasible too) count, against `--precondition-depth`; forced decisions
+    /// there are free up to [`crate::config::PRE_FORCED_PER_FORK`] per allowed fork (a guard against a
+    /// precondition that loops on concrete values).
+    pub(super) fn record(&self, st: &mut State<H>, choice: Choice, forked: bool) -> bool {
         let b = &self.config.bounds;
         let in_pre = Self::in_precondition(st);
         let within = if in_pre {
-            st.pre_decisions < b.precondition_depth
+            let forks = st.pre_forks + u32::from(forked);
+            forks <= b.precondition_depth
+                && u64::from(st.pre_decisions)
+                    < u64::from(b.precondition_depth.max(1)) * crate::config::PRE_FORCED_PER_FORK
         } else {
             ((st.path.len() as u64) - u64::from(st.pre_decisions)) < u64::from(b.max_depth)
         };
@@ -141,6 +156,7 @@ impl<H: HeapStrategy, S: Solver> Machine<'_, H, S> {
         st.path.push(d);
         if in_pre {
             st.pre_decisions += 1;
+            st.pre_forks += u32::from(forked);
         }
         within
     }
@@ -151,9 +167,14 @@ impl<H: HeapStrategy, S: Solver> Machine<'_, H, S> {
     }
 
     /// Records a decision, or ends the trace as cut by `--max-depth`.
-    pub(super) fn decide(&self, mut st: State<H>, choice: Choice) -> std::result::Result<State<H>, Next<H>> {
+    pub(super) fn decide(
+        &self,
+        mut st: State<H>,
+        choice: Choice,
+        forked: bool,
+    ) -> std::result::Result<State<H>, Next<H>> {
         let in_pre = Self::in_precondition(&st);
-        if self.record(&mut st, choice) {
+        if self.record(&mut st, choice, forked) {
             Ok(st)
         } else if in_pre {
             let d = self.config.bounds.precondition_depth;
@@ -224,8 +245,9 @@ impl<H: HeapStrategy, S: Solver> Machine<'_, H, S> {
             }
         };
         let mut next = Vec::with_capacity(outcomes.len());
+        let forked = outcomes.len() > 1;
         for (s, taken) in outcomes {
-            match self.decide(s, Choice::Branch(taken)) {
+            match self.decide(s, Choice::Branch(taken), forked) {
                 Ok(mut s) => {
                     if let Some(f) = s.top_mut() {
                         f.goto(if taken { then } else { otherwise });
@@ -277,8 +299,9 @@ impl<H: HeapStrategy, S: Solver> Machine<'_, H, S> {
             }
         }
         let mut next = Vec::new();
+        let forked = targets.len() > 1;
         for (s, case, b) in targets {
-            match self.decide(s, Choice::Case(case)) {
+            match self.decide(s, Choice::Case(case), forked) {
                 Ok(mut s) => {
                     if let Some(f) = s.top_mut() {
                         f.goto(b);
@@ -333,7 +356,7 @@ impl<H: HeapStrategy, S: Solver> Machine<'_, H, S> {
     /// popping frames; an exception out of the entry method ends the trace.
     pub(super) fn unwind(&mut self, st: State<H>, exc: H::Ref, class: ClassId) -> Result<Vec<Next<H>>> {
         let name = self.program.table.class(class).java_name();
-        let mut st = match self.decide(st, Choice::Throw(name)) {
+        let mut st = match self.decide(st, Choice::Throw(name), true) {
             Ok(s) => s,
             Err(done) => return Ok(vec![done]),
         };

@@ -75,6 +75,7 @@ impl<H: HeapStrategy, S: Solver> Machine<'_, H, S> {
             unknown: false,
             steps: 0,
             pre_decisions: 0,
+            pre_forks: 0,
         };
         // A precondition is a method of the receiver: static methods have none and are
         // explored unconstrained (the trace notes say so).
@@ -231,7 +232,7 @@ impl<H: HeapStrategy, S: Solver> Machine<'_, H, S> {
                 let Forked::Live(s, target) = g else { continue };
                 let s = if polymorphic {
                     let name = self.program.table.method_display(target);
-                    match self.decide(s, Choice::Dispatch(name)) {
+                    match self.decide(s, Choice::Dispatch(name), true) {
                         Ok(s) => s,
                         Err(done) => {
                             next.push(done);

@@ -209,7 +209,7 @@ impl<H: HeapStrategy, S: Solver> Machine<'_, H, S> {
             let eq = self.terms.eq(idx, &k);
             let mut hit = rest.clone();
             hit.assume(std::slice::from_ref(&eq));
-            if self.record(&mut hit, Choice::Index(v)) {
+            if self.record(&mut hit, Choice::Index(v), true) {
                 out.push((hit, k));
             }
             let ne = self.terms.not(&eq);

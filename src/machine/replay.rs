@@ -67,6 +67,7 @@ pub fn replay<S: Solver>(
         unknown: false,
         steps: 0,
         pre_decisions: 0,
+        pre_forks: 0,
     };
     if !cfg.symbolic_statics {
         let owner = program.table.method(entry).owner;

@@ -90,6 +90,9 @@ pub struct State<H: HeapStrategy> {
     pub path: Vec<Decision>,
     /// How many decisions of `path` were made inside the precondition.
     pub pre_decisions: u32,
+    /// How many of those were forks (more than one outcome feasible): the decisions that
+    /// count against `--precondition-depth`.
+    pub pre_forks: u32,
     /// Classes whose initializer has run (or been scheduled) on this path.
     pub initialized: BTreeSet<ClassId>,
     /// The entry method's arguments (receiver first), for reports and test generation.
@@ -113,6 +116,7 @@ impl<H: HeapStrategy> Clone for State<H> {
             pc: self.pc.clone(),
             path: self.path.clone(),
             pre_decisions: self.pre_decisions,
+            pre_forks: self.pre_forks,
             initialized: self.initialized.clone(),
             args: self.args.clone(),
             statics: self.statics.clone(),

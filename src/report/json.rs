@@ -30,6 +30,7 @@ pub fn summary(s: &Summary) -> Map<String, Value> {
     m.insert("solver_queries".into(), json!(s.solver_queries));
     m.insert("cache_hits".into(), json!(s.cache_hits));
     m.insert("time_ms".into(), json!(s.time_ms));
+    m.insert("solver_ms".into(), json!(s.solver_ms));
     m.insert("peak_mb".into(), json!(s.peak_mb));
     m.insert("rejected".into(), json!(s.rejected));
     m.insert("unknown".into(), json!(s.unknown));

@@ -28,6 +28,8 @@ pub struct Summary {
     /// Queries answered by the model cache.
     pub cache_hits: u64,
     pub time_ms: u64,
+    /// Milliseconds spent inside the underlying solver (Z3), a part of `time_ms`.
+    pub solver_ms: u64,
     pub peak_mb: f64,
     /// States dropped because the precondition did not hold.
     pub rejected: u64,
@@ -49,6 +51,7 @@ pub fn summarize(r: &RunResult, config: &Config, peak_mb: f64) -> Summary {
         solver_queries: r.stats.solver.queries,
         cache_hits: r.stats.solver.cache_hits,
         time_ms: r.stats.time_ms,
+        solver_ms: r.stats.solver.solver_us / 1000,
         peak_mb,
         rejected: r.stats.rejected,
         unknown: r.traces.iter().filter(|t| t.unknown).count(),
