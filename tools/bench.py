@@ -8,8 +8,13 @@ For each strategy and precondition (`none`, `repOK`) it runs `uberlazy gen` on t
 methods of sir.<Class> (repOK excluded) with `--stats` (traces, paths, ... per method) and
 `--validity repOK` (each test records whether its input satisfies repOK), runs the tests
 on the JVM under JaCoCo, and writes one CSV row per method with the columns of
-results/bench.csv. Bounds: BENCH_DEPTH (default 10) and BENCH_TIME_LIMIT (default 60 s),
-the same for every row.
+results/bench.csv. Bounds: BENCH_DEPTH (default 10), BENCH_PRE_DEPTH (--precondition-depth,
+default 14) and BENCH_TIME_LIMIT (default 60 s), the same for every row.
+
+`table` also reads the README's list of infeasible branches (between the
+`<!-- infeasible:begin -->` and `<!-- infeasible:end -->` markers: `| class | line | branches |
+reason |`) and reports each class's branch coverage with the precondition with those
+excluded, naming every missed branch the list does not explain.
 """
 import csv
 import json
@@ -26,8 +31,10 @@ JAR = os.path.join(ROOT, "testdata/sir.jar")
 J = "/usr/share/java"
 DEPTH = os.environ.get("BENCH_DEPTH", "10")
 TIME_LIMIT = os.environ.get("BENCH_TIME_LIMIT", "60")
+PRE_DEPTH = os.environ.get("BENCH_PRE_DEPTH", "14")
 STRATEGIES = ["lazy", "lazier", "uber", "pose"]
 PRECONDITIONS = ["none", "repOK"]
+EXTRA = ["solver_ms", "branches", "missed"]  # kept in the parts, not in results/bench.csv
 COLUMNS = ["class", "method", "strategy", "precondition", "traces", "paths", "exceptional", "cut",
            "solver_queries", "time_ms", "peak_mb", "tests", "tests_passed", "valid_pct", "branch_cov_pct"]
 JACOCO_CP = ":".join(f"{J}/{j}" for j in ["org.jacoco.core.jar", "asm.jar", "asm-commons.jar", "asm-tree.jar"])
@@ -63,15 +70,23 @@ def report_classes(work):
 
 
 def branch_cov(work, exec_file, cls):
+    """(branch %, covered, total, missed) of sir.<cls>; missed maps `line` to missed branches."""
     if not os.path.exists(exec_file):
-        return 0.0
-    out = subprocess.run(["java", "-cp", f"{report_classes(work)}:{JACOCO_CP}", "CoverageReport", exec_file, JAR],
-                         capture_output=True, text=True).stdout
+        return 0.0, 0, 0, {}
+    out = subprocess.run(["java", "-cp", f"{report_classes(work)}:{JACOCO_CP}", "CoverageReport", "--methods",
+                          exec_file, JAR], capture_output=True, text=True).stdout
+    pct, covered, total, missed = 0.0, 0, 0, {}
     for line in out.splitlines():
         cells = [c.strip() for c in line.strip("|").split("|")]
-        if cells and cells[0] == f"sir.{cls}":
-            return 0.0 if cells[2] == "n/a" else float(cells[2])
-    return 0.0
+        if len(cells) < 4:
+            continue
+        if cells[0] == f"sir.{cls}":
+            pct = 0.0 if cells[2] == "n/a" else float(cells[2])
+            covered, total = (int(x) for x in cells[1].split("/"))
+        elif cells[0].startswith(f"sir.{cls}#"):
+            for m in re.findall(r"(\d+)x(\d+)", cells[3]):
+                missed[m[0]] = missed.get(m[0], 0) + int(m[1])
+    return pct, covered, total, missed
 
 
 def junit_results(reports):
@@ -112,7 +127,7 @@ def bench_class(cls, out_csv):
                 tests = os.path.join(work, tag)
                 stats_file = os.path.join(work, f"{tag}.json")
                 cmd = [BIN, "gen", "--cp", JAR, *methods, "--strategy", s, "--out", tests, "--force",
-                       "--max-depth", DEPTH, "--time-limit", TIME_LIMIT, "--stats", stats_file, "--validity", "repOK"]
+                       "--max-depth", DEPTH, "--time-limit", TIME_LIMIT, "--precondition-depth", PRE_DEPTH, "--stats", stats_file, "--validity", "repOK"]
                 if pre == "repOK":
                     cmd += ["--precondition", "repOK"]
                 subprocess.run(cmd, capture_output=True, text=True)
@@ -124,7 +139,7 @@ def bench_class(cls, out_csv):
                                capture_output=True, text=True, env=env, cwd=ROOT)
                 junit = junit_results(env["REPORTS_DIR"])
                 valid = validity(env["VALIDITY_FILE"])
-                cov = branch_cov(work, env["JACOCO_EXEC"], cls)
+                cov, covered, total, missed = branch_cov(work, env["JACOCO_EXEC"], cls)
                 for st in stats:
                     t, p = junit.get(st["test_class"], (0, 0))
                     v, n = valid.get(st["method"], (0, 0))
@@ -134,12 +149,53 @@ def bench_class(cls, out_csv):
                         "exceptional": st["exceptional"], "cut": st["cut"], "solver_queries": st["solver_queries"],
                         "time_ms": st["time_ms"], "peak_mb": st["peak_mb"], "tests": st["tests"],
                         "tests_passed": p if t else 0, "valid_pct": round(100.0 * v / n, 1) if n else "",
-                        "branch_cov_pct": cov,
+                        "branch_cov_pct": cov, "solver_ms": st.get("solver_ms", 0), "branches": f"{covered}/{total}",
+                        "missed": json.dumps(missed, sort_keys=True),
                     })
     with open(out_csv, "w", newline="") as f:
-        w = csv.DictWriter(f, fieldnames=COLUMNS)
+        w = csv.DictWriter(f, fieldnames=COLUMNS + EXTRA)
         w.writeheader()
         w.writerows(rows)
+
+
+def infeasible_list():
+    """{(class, line): (branches, reason)} from the README's list."""
+    text = open(os.path.join(ROOT, "README.md")).read()
+    m = re.search(r"<!-- infeasible:begin -->(.*?)<!-- infeasible:end -->", text, re.S)
+    out = {}
+    for line in (m.group(1).splitlines() if m else []):
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if len(cells) >= 4 and cells[1].isdigit():
+            out[(cells[0].strip("`"), cells[1])] = (int(cells[2]), cells[3])
+    return out
+
+
+def coverage_summary(rows):
+    """Markdown: per class and strategy, branch coverage with repOK, without the listed infeasible ones."""
+    listed = infeasible_list()
+    md = ["", "## Branch coverage with `--precondition repOK`", "",
+          "Branches the README lists as infeasible (with the reason) are left out of `adjusted %`;",
+          "`unexplained` names every other missed branch as `line x count`.", "",
+          "| class | strategy | branches | branch % | infeasible (listed, missed) | adjusted % | unexplained |",
+          "|---|---|---:|---:|---:|---:|---|"]
+    seen = set()
+    for r in rows:
+        key = (r["class"], r["strategy"])
+        if r["precondition"] != "repOK" or key in seen or "missed" not in r:
+            continue
+        seen.add(key)
+        covered, total = (int(x) for x in r["branches"].split("/"))
+        missed = json.loads(r["missed"])
+        excluded, unexplained = 0, []
+        for line, n in sorted(missed.items(), key=lambda kv: int(kv[0])):
+            k = listed.get((r["class"], line), (0, ""))[0]
+            excluded += min(k, n)
+            if n > k:
+                unexplained.append(f"{line}x{n - k}")
+        adj = 100.0 * covered / (total - excluded) if total > excluded else 100.0
+        md.append(f"| {r['class']} | {r['strategy']} | {covered}/{total} | {r['branch_cov_pct']} | {excluded} | "
+                  f"{adj:.1f} | {' '.join(unexplained)} |")
+    return md
 
 
 def table(parts):
@@ -148,12 +204,13 @@ def table(parts):
         rows.extend(csv.DictReader(open(p)))
     os.makedirs(os.path.join(ROOT, "results"), exist_ok=True)
     with open(os.path.join(ROOT, "results/bench.csv"), "w", newline="") as f:
-        w = csv.DictWriter(f, fieldnames=COLUMNS)
+        w = csv.DictWriter(f, fieldnames=COLUMNS, extrasaction="ignore")
         w.writeheader()
         w.writerows(rows)
     lazy = {(r["class"], r["method"], r["precondition"]): int(r["traces"]) for r in rows if r["strategy"] == "lazy"}
     md = ["# SIR benchmark", "",
-          f"Bounds for every row: --max-depth {DEPTH}, --time-limit {TIME_LIMIT} s, other bounds at their defaults.",
+          f"Bounds for every row: --max-depth {DEPTH}, --precondition-depth {PRE_DEPTH}, --time-limit {TIME_LIMIT} s, "
+          "other bounds at their defaults.",
           "`uber/lazy` is the ratio of traces. Reproduce with `make bench`.", "",
           "| " + " | ".join(COLUMNS + ["uber/lazy"]) + " |", "|" + "---|" * (len(COLUMNS) + 1)]
     for r in rows:
@@ -166,8 +223,13 @@ def table(parts):
     if uber_pre:
         md += ["", f"Median time per method (uber, repOK): {uber_pre[len(uber_pre) // 2]} ms."]
     slow = sorted(rows, key=lambda r: -int(r["time_ms"]))[:10]
-    md += ["", "Slowest ten rows:", "", "| class | method | strategy | precondition | time_ms |", "|---|---|---|---|---:|"]
-    md += [f"| {r['class']} | {r['method']} | {r['strategy']} | {r['precondition']} | {r['time_ms']} |" for r in slow]
+    md += ["", "Slowest ten rows, with the share of their time spent inside Z3:", "",
+           "| class | method | strategy | precondition | time_ms | solver_ms | solver share |", "|---|---|---|---|---:|---:|---:|"]
+    for r in slow:
+        t, sv = int(r["time_ms"]), int(r.get("solver_ms") or 0)
+        share = f"{100.0 * sv / t:.0f}%" if t else "-"
+        md.append(f"| {r['class']} | {r['method']} | {r['strategy']} | {r['precondition']} | {t} | {sv} | {share} |")
+    md += coverage_summary(rows)
     with open(os.path.join(ROOT, "results/bench.md"), "w") as f:
         f.write("\n".join(md) + "\n")
 

@@ -7,39 +7,33 @@ public class AATree {
     int size;
 
     /**
-     * The sentinel is level 0 and points to itself; size nodes, keys ordered; a leaf has
-     * level 1, a left child is one level lower, a right child is at most one level lower, and
-     * a right grandchild is strictly lower.
+     * The sentinel is level 0 and points to itself; keys ordered; a leaf has level 1, a left
+     * child is one level lower, a right child is at most one level lower, and a right
+     * grandchild is strictly lower; size nodes. All but the size are checked on the way down,
+     * so an invalid input is rejected at the first node that breaks them; ordering also rules
+     * out a node reached twice or a cycle.
      */
     public boolean repOK() {
         if (nil == null || nil.level != 0 || nil.left != nil || nil.right != nil) return false;
         if (root == null || size < 0) return false;
-        if (count(root, 0) != size) return false;
-        return ordered(root, 0, false, 0, false) && levels(root);
+        if (!check(root, 0, false, 0, false)) return false;
+        return count(root) == size;
     }
 
-    private int count(AaNode t, int seen) {
-        if (t == nil) return seen;
-        if (t == null || seen >= size) return size + 1;
-        int l = count(t.left, seen + 1);
-        if (l > size) return l;
-        return count(t.right, l);
-    }
-
-    private boolean ordered(AaNode t, int lo, boolean hasLo, int hi, boolean hasHi) {
+    private boolean check(AaNode t, int lo, boolean hasLo, int hi, boolean hasHi) {
         if (t == nil) return true;
+        if (t == null) return false;
         if (hasLo && t.key <= lo) return false;
         if (hasHi && t.key >= hi) return false;
-        return ordered(t.left, lo, hasLo, t.key, true) && ordered(t.right, t.key, true, hi, hasHi);
+        if (t.left == nil && t.right == nil && t.level != 1) return false;
+        if (t.left == null || t.left.level != t.level - 1) return false;
+        if (t.right == null || (t.right.level != t.level && t.right.level != t.level - 1)) return false;
+        if (t.right != nil && (t.right.right == null || t.right.right.level >= t.level)) return false;
+        return check(t.left, lo, hasLo, t.key, true) && check(t.right, t.key, true, hi, hasHi);
     }
 
-    private boolean levels(AaNode t) {
-        if (t == nil) return true;
-        if (t.left == nil && t.right == nil && t.level != 1) return false;
-        if (t.left.level != t.level - 1) return false;
-        if (t.right.level != t.level && t.right.level != t.level - 1) return false;
-        if (t.right != nil && t.right.right.level >= t.level) return false;
-        return levels(t.left) && levels(t.right);
+    private int count(AaNode t) {
+        return t == nil ? 0 : 1 + count(t.left) + count(t.right);
     }
 
     private AaNode skew(AaNode t) {

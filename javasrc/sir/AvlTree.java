@@ -5,38 +5,34 @@ public class AvlTree {
     AvlNode root;
     int size;
 
-    /** A tree of size nodes, keys ordered, heights stored right, balance factors in [-1, 1]. */
+    /**
+     * Keys ordered, stored heights right, balance factors in [-1, 1], and size nodes. The
+     * order, heights and balance are checked on the way down, so an invalid input is
+     * rejected at the first node that breaks them; ordering also rules out a node reached
+     * twice or a cycle (it would need a key both below and above some ancestor's).
+     */
     public boolean repOK() {
         if (size < 0) return false;
-        if (count(root, 0) != size) return false;
-        return ordered(root, 0, false, 0, false) && balanced(root) >= 0;
+        if (check(root, 0, false, 0, false) < 0) return false;
+        return count(root) == size;
     }
 
-    private int count(AvlNode t, int seen) {
-        if (t == null) return seen;
-        if (seen >= size) return size + 1;
-        int l = count(t.left, seen + 1);
-        if (l > size) return l;
-        return count(t.right, l);
-    }
-
-    private boolean ordered(AvlNode t, int lo, boolean hasLo, int hi, boolean hasHi) {
-        if (t == null) return true;
-        if (hasLo && t.key <= lo) return false;
-        if (hasHi && t.key >= hi) return false;
-        return ordered(t.left, lo, hasLo, t.key, true) && ordered(t.right, t.key, true, hi, hasHi);
-    }
-
-    /** The height of t if its stored heights and balance are right, else -1. */
-    private int balanced(AvlNode t) {
+    /** The height of t if its keys lie in (lo, hi), are ordered and its heights and balance are right, else -1. */
+    private int check(AvlNode t, int lo, boolean hasLo, int hi, boolean hasHi) {
         if (t == null) return 0;
-        int l = balanced(t.left);
+        if (hasLo && t.key <= lo) return -1;
+        if (hasHi && t.key >= hi) return -1;
+        int l = check(t.left, lo, hasLo, t.key, true);
         if (l < 0) return -1;
-        int r = balanced(t.right);
+        int r = check(t.right, t.key, true, hi, hasHi);
         if (r < 0) return -1;
         if (l - r > 1 || r - l > 1) return -1;
         int h = 1 + (l > r ? l : r);
         return t.height == h ? h : -1;
+    }
+
+    private static int count(AvlNode t) {
+        return t == null ? 0 : 1 + count(t.left) + count(t.right);
     }
 
     private static int height(AvlNode t) {

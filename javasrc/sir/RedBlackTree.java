@@ -6,43 +6,35 @@ public class RedBlackTree {
     int size;
 
     /**
-     * size nodes, keys ordered, parent pointers consistent, the root black, no red node with
-     * a red child, and the same number of black nodes on every path.
+     * Keys ordered, parent pointers consistent, the root black, no red node with a red
+     * child, the same number of black nodes on every path, and size nodes. All but the size
+     * are checked on the way down, so an invalid input is rejected at the first node that
+     * breaks them; ordering also rules out a node reached twice or a cycle.
      */
     public boolean repOK() {
         if (size < 0) return false;
         if (root == null) return size == 0;
-        if (root.parent != null || root.red) return false;
-        if (count(root, 0) != size) return false;
-        return ordered(root, 0, false, 0, false) && blackHeight(root) >= 0;
-    }
-
-    private int count(RbNode t, int seen) {
-        if (t == null) return seen;
-        if (seen >= size) return size + 1;
-        int l = count(t.left, seen + 1);
-        if (l > size) return l;
-        return count(t.right, l);
-    }
-
-    private boolean ordered(RbNode t, int lo, boolean hasLo, int hi, boolean hasHi) {
-        if (t == null) return true;
-        if (hasLo && t.key <= lo) return false;
-        if (hasHi && t.key >= hi) return false;
-        return ordered(t.left, lo, hasLo, t.key, true) && ordered(t.right, t.key, true, hi, hasHi);
+        if (root.red) return false;
+        if (check(root, null, 0, false, 0, false) < 0) return false;
+        return count(root) == size;
     }
 
     /** Black nodes on every path below t (null leaves count 1), or -1 if a rule is broken. */
-    private int blackHeight(RbNode t) {
+    private int check(RbNode t, RbNode parent, int lo, boolean hasLo, int hi, boolean hasHi) {
         if (t == null) return 1;
-        if (t.left != null && t.left.parent != t) return -1;
-        if (t.right != null && t.right.parent != t) return -1;
-        if (t.red && ((t.left != null && t.left.red) || (t.right != null && t.right.red))) return -1;
-        int l = blackHeight(t.left);
+        if (t.parent != parent) return -1;
+        if (hasLo && t.key <= lo) return -1;
+        if (hasHi && t.key >= hi) return -1;
+        if (t.red && parent != null && parent.red) return -1;
+        int l = check(t.left, t, lo, hasLo, t.key, true);
         if (l < 0) return -1;
-        int r = blackHeight(t.right);
+        int r = check(t.right, t, t.key, true, hi, hasHi);
         if (r != l) return -1;
         return t.red ? l : l + 1;
+    }
+
+    private static int count(RbNode t) {
+        return t == null ? 0 : 1 + count(t.left) + count(t.right);
     }
 
     public boolean contains(int key) {
