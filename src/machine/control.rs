@@ -93,11 +93,10 @@ impl<H: HeapStrategy, S: Solver> Machine<'_, H, S> {
             if split_in_pre {
                 s.pre_forks += 1;
             }
-            let d = self.config.bounds.precondition_depth;
             match alt.cut {
                 Some(c) => out.push(Forked::Cut(s, c)),
-                None if split_in_pre && s.pre_forks > d => {
-                    out.push(Forked::Cut(s, format!("precondition-depth ({d})")))
+                None if split_in_pre && s.pre_forks > self.config.bounds.precondition_depth => {
+                    out.push(Forked::Cut(s, self.precondition_cut()))
                 }
                 None => out.push(Forked::Live(s, alt.value)),
             }
@@ -166,6 +165,11 @@ impl<H: HeapStrategy, S: Solver> Machine<'_, H, S> {
         st.frames.iter().any(|f| f.kind == super::state::FrameKind::Precondition)
     }
 
+    /// The reason a trace cut by `--precondition-depth` reports.
+    fn precondition_cut(&self) -> String {
+        format!("precondition-depth ({})", self.config.bounds.precondition_depth)
+    }
+
     /// Records a decision, or ends the trace as cut by `--max-depth`.
     pub(super) fn decide(
         &self,
@@ -177,8 +181,7 @@ impl<H: HeapStrategy, S: Solver> Machine<'_, H, S> {
         if self.record(&mut st, choice, forked) {
             Ok(st)
         } else if in_pre {
-            let d = self.config.bounds.precondition_depth;
-            Err(Next::Done(st, Outcome::Cut(format!("precondition-depth ({d})"))))
+            Err(Next::Done(st, Outcome::Cut(self.precondition_cut())))
         } else {
             let d = self.config.bounds.max_depth;
             Err(Next::Done(st, Outcome::Cut(format!("max-depth ({d})"))))
