@@ -118,3 +118,29 @@ fn strategies_agree_on_every_subject() {
         }
     }
 }
+
+/// `--check-models` with `--precondition`: the replay runs the precondition concretely on
+/// each model first, so the paths compare whole and a model that breaks it is an error.
+#[test]
+fn models_satisfy_the_precondition() {
+    let specs = [
+        "sir.SinglyLinkedList#get(I)I",
+        "sir.DoublyLinkedList#remove(I)Z",
+        "sir.BinarySearchTree#remove(I)Z",
+        "sir.AvlTree#insert(I)Z",
+        "sir.RedBlackTree#insert(I)Z",
+        "sir.AATree#insert(I)Z",
+        "sir.BinomialHeap#extractMin()I",
+    ];
+    for spec in specs {
+        for strategy in Strategy::ALL {
+            let mut config = Config { strategy, check_models: true, ..Config::default() };
+            config.precondition = Some("repOK".into());
+            config.bounds.precondition_depth = 14;
+            let r = run_with("testdata/sir.jar", spec, config);
+            let done = r.traces.iter().filter(|t| t.kind != TraceKind::Cut).count();
+            assert!(done > 0, "{spec} {strategy}: no trace got past the precondition");
+            assert!(r.stats.rejected > 0, "{spec} {strategy}: repOK rejected nothing");
+        }
+    }
+}

@@ -77,40 +77,7 @@ impl<H: HeapStrategy, S: Solver> Machine<'_, H, S> {
             pre_decisions: 0,
             pre_forks: 0,
         };
-        // A precondition is a method of the receiver: static methods have none and are
-        // explored unconstrained (the trace notes say so).
-        if let Some(pre) = self.config.precondition.clone()
-            && m.is_static()
-        {
-            st.notes.push(format!("--precondition {pre} not applied: static method"));
-        }
-        if let Some(pre) = self.config.precondition.clone().filter(|_| !m.is_static()) {
-            let recv = args.first().cloned().ok_or_else(|| {
-                Error::Usage(format!("{} has no receiver for --precondition {pre}", table.method_display(entry)))
-            })?;
-            let pm = table
-                .declared_method(
-                    m.owner,
-                    &pre,
-                    &crate::classfile::MethodDesc { params: vec![], ret: Some(JType::Boolean) },
-                )
-                .or_else(|| {
-                    table.resolve_method(
-                        m.owner,
-                        &pre,
-                        &crate::classfile::MethodDesc { params: vec![], ret: Some(JType::Boolean) },
-                    )
-                })
-                .ok_or_else(|| Error::UnknownMethod {
-                    spec: format!("{}#{pre}()Z (the precondition)", table.class(m.owner).java_name()),
-                    candidates: table.class(m.owner).methods.iter().map(|x| table.method_display(*x)).collect(),
-                })?;
-            let pbody =
-                self.program.body(pm)?.ok_or_else(|| Error::Usage(format!("precondition {pre} has no code")))?;
-            let mut pf = Frame::new(pm, pbody, FrameKind::Precondition);
-            pf.set(LocalId(0), recv);
-            st.frames.push(pf);
-        }
+        self.push_precondition(&mut st, entry)?;
         if !self.config.symbolic_statics {
             st = match self.ensure_init(st, m.owner)? {
                 Ok(s) | Err(Next::Run(s)) => s,
@@ -118,6 +85,35 @@ impl<H: HeapStrategy, S: Solver> Machine<'_, H, S> {
             };
         }
         Ok((st, names))
+    }
+
+    /// Pushes the `--precondition` frame (a boolean no-argument method of the receiver) on
+    /// top of the entry frame of `st`. A static entry has no receiver: it runs
+    /// unconstrained, and the trace notes say so.
+    pub(super) fn push_precondition(&self, st: &mut State<H>, entry: MethodId) -> Result<()> {
+        let Some(pre) = self.config.precondition.clone() else { return Ok(()) };
+        let table = &self.program.table;
+        let m = table.method(entry);
+        if m.is_static() {
+            st.notes.push(format!("--precondition {pre} not applied: static method"));
+            return Ok(());
+        }
+        let recv = st.args.first().cloned().ok_or_else(|| {
+            Error::Usage(format!("{} has no receiver for --precondition {pre}", table.method_display(entry)))
+        })?;
+        let desc = crate::classfile::MethodDesc { params: vec![], ret: Some(JType::Boolean) };
+        let pm = table
+            .declared_method(m.owner, &pre, &desc)
+            .or_else(|| table.resolve_method(m.owner, &pre, &desc))
+            .ok_or_else(|| Error::UnknownMethod {
+                spec: format!("{}#{pre}()Z (the precondition)", table.class(m.owner).java_name()),
+                candidates: table.class(m.owner).methods.iter().map(|x| table.method_display(*x)).collect(),
+            })?;
+        let pbody = self.program.body(pm)?.ok_or_else(|| Error::Usage(format!("precondition {pre} has no code")))?;
+        let mut pf = Frame::new(pm, pbody, FrameKind::Precondition);
+        pf.set(LocalId(0), recv);
+        st.frames.push(pf);
+        Ok(())
     }
 
     /// Runs the class initializers of `c` and its superclasses first, if they have not run on

@@ -16,6 +16,10 @@ use crate::lower::Program;
 use crate::solver::Solver;
 use crate::{Error, Result};
 
+/// The `--precondition-depth` of a replay: the guard on forced decisions inside the
+/// precondition is 16 per allowed fork, so this allows about a million concrete decisions.
+const REPLAY_PRECONDITION_DEPTH: u32 = 1 << 16;
+
 /// Replays every non-cut trace of `result` that has a concrete input; the first
 /// disagreement is an error naming the trace.
 pub fn check_models<S: Solver>(
@@ -29,7 +33,10 @@ pub fn check_models<S: Solver>(
             continue;
         }
         let Some(input) = &t.concrete else { continue };
-        let replayed = replay(program, config, result, input, solver())?;
+        let replayed = replay(program, config, result, input, solver()).map_err(|e| match e {
+            Error::ModelCheck { method, msg, .. } => Error::ModelCheck { method, trace: t.id, msg },
+            e => e,
+        })?;
         compare(program, result, t, &replayed)?;
     }
     Ok(())
@@ -43,10 +50,11 @@ pub fn replay<S: Solver>(
     input: &Concrete,
     solver: S,
 ) -> Result<Trace> {
-    // Replays are concrete: no precondition run (the input already satisfied it) and a
-    // generous depth bound, so that the program path is not cut where the original was not.
+    // Replays are concrete. The precondition runs first, as in the original, so that the
+    // paths compare whole and an input that breaks it is caught; its fork budget is lifted
+    // (a concrete run has no forks, only the guard on forced decisions, which scales with it).
     let mut cfg = config.clone();
-    cfg.precondition = None;
+    cfg.bounds.precondition_depth = cfg.bounds.precondition_depth.max(REPLAY_PRECONDITION_DEPTH);
     let mut m = Machine::new(program, &cfg, Lazy, solver, Options::default());
     let entry = result.method_id;
     let (heap, args) = Lazy::replay_heap(&mut Ctx { table: &program.table, terms: &mut m.terms, config: &cfg }, input);
@@ -69,6 +77,7 @@ pub fn replay<S: Solver>(
         pre_decisions: 0,
         pre_forks: 0,
     };
+    m.push_precondition(&mut st, entry)?;
     if !cfg.symbolic_statics {
         let owner = program.table.method(entry).owner;
         st = match m.ensure_init(st, owner)? {
@@ -78,6 +87,16 @@ pub fn replay<S: Solver>(
     }
     let r = m.run(st, entry, result.arg_names.clone())?;
     let mut traces = r.traces;
+    if traces.is_empty() && r.stats.rejected > 0 {
+        return Err(Error::ModelCheck {
+            method: result.method.clone(),
+            trace: 0,
+            msg: format!(
+                "the precondition {} returns false on the concrete input",
+                cfg.precondition.as_deref().unwrap_or("?")
+            ),
+        });
+    }
     match traces.len() {
         1 => Ok(traces.remove(0)),
         n => Err(Error::ModelCheck {
