@@ -144,3 +144,18 @@ fn models_satisfy_the_precondition() {
         }
     }
 }
+
+/// uber offers "a new object beyond `--max-objects`" as a cut choice; a pointer that picks it
+/// and is then only compared (never dereferenced) must not reach a model, or the rebuilt
+/// input lacks that object and breaks the precondition. Such traces end cut instead.
+#[test]
+fn uber_models_stay_within_max_objects() {
+    let mut config = Config { strategy: Strategy::Uber, check_models: true, ..Config::default() };
+    config.precondition = Some("repOK".into());
+    config.bounds.precondition_depth = 40;
+    config.bounds.max_objects = 6;
+    let r = run_with("testdata/sir.jar", "sir.RedBlackTree#min()I", config);
+    let cut = r.traces.iter().filter(|t| t.cut.as_deref() == Some("max-objects (6)")).count();
+    let done = r.traces.iter().filter(|t| t.kind != TraceKind::Cut).count();
+    assert!(cut > 0 && done > 0, "{cut} cut by max-objects, {done} finished");
+}

@@ -259,6 +259,14 @@ pub trait HeapStrategy {
     /// A human-readable description of the final heap (for `--dot`): Graphviz source.
     fn dot(&self, cx: &mut Ctx<'_>, heap: &Self::Heap) -> String;
 
+    /// Constraints a model of a finished trace must meet beyond its path condition. The
+    /// uber heap's "new object beyond `--max-objects`" is cut where it is dereferenced, but a
+    /// choice read once and then only compared could still pick it; such a model would
+    /// rebuild an input without that object. Strategies that materialize have none.
+    fn model_constraints(&self, _cx: &mut Ctx<'_>, _heap: &Self::Heap) -> Vec<Term> {
+        Vec::new()
+    }
+
     /// Names of the values of heap choice symbols (`this.next = 2` means `this.next -> L1`),
     /// for printing path conditions. Strategies without choice symbols have none.
     fn choice_names(&self, _heap: &Self::Heap) -> ChoiceNames {

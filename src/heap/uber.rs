@@ -99,6 +99,9 @@ pub struct UberHeap {
     /// location numbers, printed as location names.
     pub pointers: BTreeSet<Rc<str>>,
     pub allocs: u32,
+    /// The guards `p = beyond` of the initializations that offered "a new object
+    /// `--max-objects` did not allow": a finished trace's model must avoid all of them.
+    pub beyond: Vec<Term>,
 }
 
 /// The null reference: `L(r0) = {(true, null)}`.
@@ -223,6 +226,7 @@ impl Uber {
                     let beyond = cx.terms.bv(PW, h.locs.len() as i64 + 1);
                     let g = cx.terms.eq(&c, &beyond);
                     domain.push(g.clone());
+                    h.beyond.push(g.clone());
                     cut = Some(g);
                 }
                 continue;
@@ -445,6 +449,7 @@ impl HeapStrategy for Uber {
             statics: BTreeMap::new(),
             pointers: BTreeSet::new(),
             allocs: 0,
+            beyond: Vec::new(),
         }
     }
 
@@ -727,6 +732,10 @@ impl HeapStrategy for Uber {
 
     fn choice_names(&self, heap: &UberHeap) -> ChoiceNames {
         ChoiceNames { vars: heap.pointers.clone(), values: heap.number_names() }
+    }
+
+    fn model_constraints(&self, cx: &mut Ctx<'_>, heap: &UberHeap) -> Vec<Term> {
+        heap.beyond.iter().map(|g| cx.terms.not(g)).collect()
     }
 }
 

@@ -97,8 +97,29 @@ impl<'p, H: HeapStrategy, S: Solver> Machine<'p, H, S> {
         })
     }
 
+    /// A finished trace whose models must also meet the strategy's model constraints: they
+    /// join its path condition, or, when no model meets them, the trace needed an object
+    /// beyond `--max-objects` and ends cut by it.
+    fn meet_model_constraints(&mut self, st: State<H>, outcome: Outcome<H::Ref>) -> (State<H>, Outcome<H::Ref>) {
+        let mut st = st;
+        if matches!(outcome, Outcome::Cut(_)) {
+            return (st, outcome);
+        }
+        let extra = self.strategy.model_constraints(super::control::cx!(self), &st.heap);
+        if extra.is_empty() {
+            return (st, outcome);
+        }
+        if self.feasible(&st, &extra) == super::control::Feasible::No {
+            let why = format!("max-objects ({})", self.config.bounds.max_objects);
+            return (st, Outcome::Cut(why));
+        }
+        st.assume(&extra);
+        (st, outcome)
+    }
+
     /// Turns an ended state into a trace: outcome, path, path condition, concrete input.
     fn finish(&mut self, id: usize, st: State<H>, outcome: Outcome<H::Ref>) -> Result<Trace> {
+        let (st, outcome) = self.meet_model_constraints(st, outcome);
         let table = &self.program.table;
         let (kind, value, exception, cut, ret) = match &outcome {
             Outcome::Return(v) => {
