@@ -159,3 +159,18 @@ fn uber_models_stay_within_max_objects() {
     let done = r.traces.iter().filter(|t| t.kind != TraceKind::Cut).count();
     assert!(cut > 0 && done > 0, "{cut} cut by max-objects, {done} finished");
 }
+
+/// Inside the precondition a lazier# reference test that splits by materialization is one
+/// fork, not two (it was counted by the split and again by the branch), and the traces such
+/// a split cuts are reported as cut, not dropped.
+#[test]
+fn lazier_materialization_is_one_precondition_fork() {
+    let mut config = Config { strategy: Strategy::Lazier, check_models: true, ..Config::default() };
+    config.precondition = Some("repOK".into());
+    config.bounds.precondition_depth = 14;
+    let r = run_with("testdata/sir.jar", "sir.DoublyLinkedList#getFirst()I", config);
+    let done = r.traces.iter().filter(|t| t.kind != TraceKind::Cut).count();
+    let cut = r.traces.iter().filter(|t| t.cut.as_deref() == Some("precondition-depth (14)")).count();
+    // The empty list, one node and two nodes fit in 14 forks.
+    assert!(done >= 3 && cut > 0, "{done} finished, {cut} cut by the precondition budget");
+}

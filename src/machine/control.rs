@@ -224,32 +224,57 @@ impl<H: HeapStrategy, S: Solver> Machine<'_, H, S> {
         otherwise: crate::ir::BlockId,
     ) -> Result<Vec<Next<H>>> {
         let mut st = st;
-        let outcomes: Vec<(State<H>, bool)> = match cond {
+        // Traces a materialization split cut (a bound), reported as cut.
+        let mut cuts = Vec::new();
+        // Each outcome with whether its own split forked; `None` when no materialization
+        // split came first (then the decision forked iff there are several outcomes).
+        let (outcomes, split): (Vec<(State<H>, bool)>, Option<Vec<bool>>) = match cond {
             Cond::Int(op, a, b) => {
                 let a = self.int_operand(&mut st, a)?;
                 let b = self.int_operand(&mut st, b)?;
                 let c = self.rel(*op, &a, &b);
-                self.split(st, &c)
+                (self.split(st, &c), None)
             }
             Cond::Ref(op, a, b) => {
                 let ra = self.ref_operand(&mut st, a)?;
                 let rb = self.ref_operand(&mut st, b)?;
                 let alts = self.strategy.ref_eq(cx!(self), &st.heap, &ra, &rb)?;
-                let mut out = Vec::new();
-                for f in self.fork(st, alts) {
+                let ne = *op == RelOp::Ne;
+                let forks = self.fork(st, alts);
+                let materialized = forks.iter().filter(|f| matches!(f, Forked::Live(..))).count() > 1;
+                let (mut out, mut split) = (Vec::new(), Vec::new());
+                let mut cut = Vec::new();
+                for f in forks {
                     match f {
-                        Forked::Live(s, Test::Known(eq)) => out.push((s, eq)),
-                        Forked::Live(s, Test::Cond(c)) => out.extend(self.split(s, &c)),
-                        Forked::Cut(..) => {}
+                        Forked::Live(s, Test::Known(eq)) => {
+                            out.push((s, eq != ne));
+                            split.push(false);
+                        }
+                        Forked::Live(s, Test::Cond(c)) => {
+                            let sides = self.split(s, &c);
+                            let n = sides.len();
+                            for (s, eq) in sides {
+                                out.push((s, eq != ne));
+                                split.push(n > 1);
+                            }
+                        }
+                        Forked::Cut(s, why) => cut.push(Next::Done(s, Outcome::Cut(why))),
                     }
                 }
-                let ne = *op == RelOp::Ne;
-                out.into_iter().map(|(s, eq)| (s, eq != ne)).collect()
+                cuts = cut;
+                (out, materialized.then_some(split))
             }
         };
-        let mut next = Vec::with_capacity(outcomes.len());
-        let forked = outcomes.len() > 1;
-        for (s, taken) in outcomes {
+        let mut next = cuts;
+        next.reserve(outcomes.len());
+        let several = outcomes.len() > 1;
+        for (i, (s, taken)) in outcomes.into_iter().enumerate() {
+            // A materialization split already counted as a fork (`fork`): the decision only
+            // counts again where its own split forked too.
+            let forked = match &split {
+                Some(sp) => sp.get(i).copied().unwrap_or(false),
+                None => several,
+            };
             match self.decide(s, Choice::Branch(taken), forked) {
                 Ok(mut s) => {
                     if let Some(f) = s.top_mut() {
