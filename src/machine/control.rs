@@ -243,7 +243,6 @@ impl<H: HeapStrategy, S: Solver> Machine<'_, H, S> {
                 let forks = self.fork(st, alts);
                 let materialized = forks.iter().filter(|f| matches!(f, Forked::Live(..))).count() > 1;
                 let (mut out, mut split) = (Vec::new(), Vec::new());
-                let mut cut = Vec::new();
                 for f in forks {
                     match f {
                         Forked::Live(s, Test::Known(eq)) => {
@@ -258,10 +257,9 @@ impl<H: HeapStrategy, S: Solver> Machine<'_, H, S> {
                                 split.push(n > 1);
                             }
                         }
-                        Forked::Cut(s, why) => cut.push(Next::Done(s, Outcome::Cut(why))),
+                        Forked::Cut(s, why) => cuts.push(Next::Done(s, Outcome::Cut(why))),
                     }
                 }
-                cuts = cut;
                 (out, materialized.then_some(split))
             }
         };
