@@ -132,8 +132,10 @@ def bench_class(cls, out_csv):
                 tag = f"{s}-{pre}"
                 tests = os.path.join(work, tag)
                 stats_file = os.path.join(work, f"{tag}.json")
+                depth = REPOK_DEPTH if pre == "repOK" else DEPTH
                 cmd = [BIN, "gen", "--cp", JAR, *methods, "--strategy", s, "--out", tests, "--force",
-                       "--max-depth", REPOK_DEPTH if pre == "repOK" else DEPTH, "--time-limit", TIME_LIMIT, "--precondition-depth", PRE_DEPTH, "--stats", stats_file, "--validity", "repOK"]
+                       "--max-depth", depth, "--time-limit", TIME_LIMIT, "--precondition-depth", PRE_DEPTH,
+                       "--stats", stats_file, "--validity", "repOK"]
                 if pre == "repOK":
                     cmd += ["--precondition", "repOK"]
                 subprocess.run(cmd, capture_output=True, text=True)
