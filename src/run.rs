@@ -48,7 +48,14 @@ fn solver(config: &Config) -> ModelCache<Z3Solver> {
 }
 
 /// Explores `method` with the configured strategy; with `check_models`, replays every trace.
+///
+/// Each call gets a Z3 context of its own, so that a method's traces, models and counts are
+/// the same whether it runs alone or after other methods in one process.
 pub fn analyze(program: &Program, method: MethodId, config: &Config, options: Options) -> Result<RunResult> {
+    crate::solver::z3::isolated(|| analyze_in_context(program, method, config, options))
+}
+
+fn analyze_in_context(program: &Program, method: MethodId, config: &Config, options: Options) -> Result<RunResult> {
     let s = solver(config);
     let r = match config.strategy {
         Strategy::Lazy => explore(program, method, config, Lazy, s, options)?,

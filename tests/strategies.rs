@@ -174,3 +174,29 @@ fn lazier_materialization_is_one_precondition_fork() {
     // The empty list, one node and two nodes fit in 14 forks.
     assert!(done >= 3 && cut > 0, "{done} finished, {cut} cut by the precondition budget");
 }
+
+/// A method's models and solver counts do not depend on what ran before it in the same
+/// process: `min` after `add` (one program, one thread, as `gen` runs them) gives what `min`
+/// alone gives. With one Z3 context shared by both explorations, `min`'s query count and
+/// models varied from run to run.
+#[test]
+fn methods_run_alone_or_after_others_agree() {
+    let mut config = Config { strategy: Strategy::Uber, ..Config::default() };
+    config.precondition = Some("repOK".into());
+    let first = "sir.BinarySearchTree#add";
+    let second = "sir.BinarySearchTree#min";
+    let fingerprint = |r: &RunResult| {
+        let models: Vec<String> = r.traces.iter().map(|t| format!("{:?}", t.concrete)).collect();
+        (r.stats.solver.queries, r.stats.solver.cache_hits, models)
+    };
+    let alone = {
+        let (p, ms) = program("testdata/sir.jar", &[second], &config);
+        fingerprint(&uberlazy::run::analyze(&p, ms[0], &config, Options::default()).unwrap())
+    };
+    for round in 0..3 {
+        let (p, ms) = program("testdata/sir.jar", &[first, second], &config);
+        uberlazy::run::analyze(&p, ms[0], &config, Options::default()).unwrap();
+        let after = fingerprint(&uberlazy::run::analyze(&p, ms[1], &config, Options::default()).unwrap());
+        assert_eq!(after, alone, "round {round}: {second} after {first} differs from {second} alone");
+    }
+}

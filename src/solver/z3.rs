@@ -1,7 +1,8 @@
 //! The Z3 back end: translates our terms (once each) and solves incrementally with push/pop.
 //!
-//! This is the only file of the crate that imports `z3`. It uses the crate's thread-local
-//! context; one `Z3Solver` serves one exploration.
+//! This is the only file of the crate that imports `z3`. A `Z3Solver` uses the crate's
+//! thread-local context; [`isolated`] gives each exploration a context of its own, so that
+//! what one method asked Z3 cannot change the queries or models of the next.
 
 use std::collections::HashMap;
 use std::time::Instant;
@@ -11,6 +12,35 @@ use z3::{Params, SatResult as ZSat, Sort as ZSort};
 
 use super::{SatResult, Solver, SolverStats};
 use crate::term::{Assignment, BvCmp, BvOp, Node, Sort, Term, Val};
+
+/// Runs `f` with a fresh Z3 context as the thread-local one, and drops that context after.
+///
+/// Z3 keeps hash-consed terms, their ids and internal caches per context; a context shared by
+/// several explorations makes the later ones depend on what the earlier ones created (and on
+/// the order in which their terms were freed), so a method's models and query counts would
+/// vary with the methods run before it in the same process.
+pub fn isolated<R>(f: impl FnOnce() -> R) -> R {
+    let f = SameThread(f);
+    z3::with_z3_config(&z3::Config::new(), move || f.call()).0
+}
+
+/// A value that is only ever used on the thread that made it.
+struct SameThread<T>(T);
+
+// SAFETY: `z3::with_z3_config` asks for `Send + Sync` so that Z3 objects of its context do not
+// escape into other contexts; it runs the callback on the calling thread before it returns.
+// The closure wrapped here and its result therefore never cross a thread, and no Z3 object
+// leaves the callback: the solver lives and dies inside it, and models come out as our own
+// `Assignment`s.
+unsafe impl<T> Send for SameThread<T> {}
+// SAFETY: as for `Send`: the value is never shared with another thread.
+unsafe impl<T> Sync for SameThread<T> {}
+
+impl<R, F: FnOnce() -> R> SameThread<F> {
+    fn call(self) -> SameThread<R> {
+        SameThread((self.0)())
+    }
+}
 
 /// An incremental Z3 solver over our terms.
 pub struct Z3Solver {
