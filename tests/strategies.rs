@@ -200,3 +200,26 @@ fn methods_run_alone_or_after_others_agree() {
         assert_eq!(after, alone, "round {round}: {second} after {first} differs from {second} alone");
     }
 }
+
+/// `--max-objects` bounds the objects an input has, for uber as for lazy: the uber heap
+/// drops the candidate locations a reference test rules out (a leaf read as null, a parent
+/// field read back as the parent), so a red-black tree of `this` and five nodes is reached
+/// under the same bound as lazy initialization reaches it, and no input is bigger.
+#[test]
+fn uber_max_objects_counts_objects_that_exist() {
+    for strategy in [Strategy::Lazy, Strategy::Uber] {
+        let mut config = Config { strategy, check_models: true, ..Config::default() };
+        config.precondition = Some("repOK".into());
+        config.bounds.precondition_depth = 200;
+        config.bounds.max_objects = 6;
+        let r = run_with("testdata/sir.jar", "sir.RedBlackTree#min()I", config);
+        let sizes: Vec<usize> = r
+            .traces
+            .iter()
+            .filter(|t| t.kind != TraceKind::Cut)
+            .filter_map(|t| t.concrete.as_ref())
+            .map(|c| c.objects.iter().filter(|o| o.input).count())
+            .collect();
+        assert_eq!(sizes.iter().max(), Some(&6), "{strategy}: input sizes {sizes:?}");
+    }
+}

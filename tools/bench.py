@@ -9,12 +9,17 @@ methods of sir.<Class> (repOK excluded) with `--stats` (traces, paths, ... per m
 `--validity repOK` (each test records whether its input satisfies repOK), runs the tests
 on the JVM under JaCoCo, and writes one CSV row per method with the columns of
 results/bench.csv. Bounds, the same for every strategy and class: --max-depth BENCH_DEPTH
-(default 10) on the `none` rows and BENCH_REPOK_DEPTH (default 50, the tool's default) on the
-`repOK` rows, BENCH_PRE_DEPTH (--precondition-depth, default 14) and BENCH_TIME_LIMIT (default
-60 s). Without a precondition the inputs are unbounded and --max-depth is what keeps the
-exploration finite (at 20 lazy's `AvlTree#insert` already runs into the time limit); with
-repOK the precondition bounds the input, and the method must be free to run to its end on it
-(an AVL insert with its rotations takes about 30 decisions on a two-node tree).
+(default 10) on the `none` rows; on the `repOK` rows --max-depth BENCH_REPOK_DEPTH (default 50,
+the tool's default), --max-objects BENCH_REPOK_OBJECTS (default 5: the receiver and four
+nodes, or three nodes and the AATree sentinel) and --precondition-depth BENCH_PRE_DEPTH
+(default 40); BENCH_TIME_LIMIT (default 60 s) on all.
+Without a precondition the inputs are unbounded and --max-depth is what keeps the exploration
+finite (at 20 lazy's `AvlTree#insert` already runs into the time limit). With repOK the input
+is bounded by its objects, as a heap scope bounds it in JBSE or a finitization in Korat: the
+precondition's fork budget alone grows with the rules repOK checks per node (5 to 7 forks per
+red-black or AA node), so a budget that admits the 4-node trees the red-black fix-up cases need
+admits far bigger lists and search trees. The method must be free to run to its end on the
+input (an AVL insert with its rotations takes about 30 decisions on a two-node tree).
 
 `table` also reads the README's list of infeasible branches (between the
 `<!-- infeasible:begin -->` and `<!-- infeasible:end -->` markers: `| class | line | branches |
@@ -37,7 +42,8 @@ J = "/usr/share/java"
 DEPTH = os.environ.get("BENCH_DEPTH", "10")
 REPOK_DEPTH = os.environ.get("BENCH_REPOK_DEPTH", "50")
 TIME_LIMIT = os.environ.get("BENCH_TIME_LIMIT", "60")
-PRE_DEPTH = os.environ.get("BENCH_PRE_DEPTH", "14")
+PRE_DEPTH = os.environ.get("BENCH_PRE_DEPTH", "40")
+REPOK_OBJECTS = os.environ.get("BENCH_REPOK_OBJECTS", "5")
 STRATEGIES = ["lazy", "lazier", "uber", "pose"]
 PRECONDITIONS = ["none", "repOK"]
 EXTRA = ["solver_ms", "branches", "missed"]  # kept in the parts, not in results/bench.csv
@@ -137,7 +143,7 @@ def bench_class(cls, out_csv):
                        "--max-depth", depth, "--time-limit", TIME_LIMIT, "--precondition-depth", PRE_DEPTH,
                        "--stats", stats_file, "--validity", "repOK"]
                 if pre == "repOK":
-                    cmd += ["--precondition", "repOK"]
+                    cmd += ["--precondition", "repOK", "--max-objects", REPOK_OBJECTS]
                 subprocess.run(cmd, capture_output=True, text=True)
                 stats = json.load(open(stats_file)) if os.path.exists(stats_file) else []
                 env = dict(os.environ, JACOCO_EXEC=os.path.join(work, f"{tag}.exec"), JACOCO_INCLUDES="sir.*",
@@ -217,7 +223,7 @@ def table(parts):
         w.writerows(rows)
     lazy = {(r["class"], r["method"], r["precondition"]): int(r["traces"]) for r in rows if r["strategy"] == "lazy"}
     md = ["# SIR benchmark", "",
-          f"Bounds for every strategy: --max-depth {DEPTH} without a precondition and {REPOK_DEPTH} with repOK, --precondition-depth {PRE_DEPTH}, --time-limit {TIME_LIMIT} s, "
+          f"Bounds for every strategy: --max-depth {DEPTH} without a precondition; with repOK --max-depth {REPOK_DEPTH}, --max-objects {REPOK_OBJECTS} and --precondition-depth {PRE_DEPTH}; --time-limit {TIME_LIMIT} s, "
           "other bounds at their defaults.",
           "`uber/lazy` is the ratio of traces. Reproduce with `make bench`.", "",
           "| " + " | ".join(COLUMNS + ["uber/lazy"]) + " |", "|" + "---|" * (len(COLUMNS) + 1)]

@@ -20,6 +20,8 @@ mod pose_concrete;
 mod replay;
 pub mod uber;
 mod uber_concrete;
+mod uber_prune;
+mod uber_values;
 
 use std::fmt::Debug;
 
@@ -266,6 +268,11 @@ pub trait HeapStrategy {
     fn model_constraints(&self, _cx: &mut Ctx<'_>, _heap: &Self::Heap) -> Vec<Term> {
         Vec::new()
     }
+
+    /// The outcome of a reference test that [`HeapStrategy::ref_eq`] left as a condition:
+    /// `a == b` is `equal` on this side of the split. A strategy may drop what the outcome
+    /// rules out (uber: targets and locations no pointer can reach any more).
+    fn ref_test_outcome(&self, _heap: &mut Self::Heap, _a: &Self::Ref, _b: &Self::Ref, _equal: bool) {}
 
     /// Names of the values of heap choice symbols (`this.next = 2` means `this.next -> L1`),
     /// for printing path conditions. Strategies without choice symbols have none.

@@ -58,6 +58,9 @@ pub struct RefNode {
     /// named symbol defined by a value set or a guarded update.
     pub ptr: Term,
     pub entries: Vec<(Term, Target)>,
+    /// For a value set read through a reference with several locations: that reference's
+    /// pointer and the value read at each of its locations (pruning follows it back).
+    pub via: Option<(Term, Vec<(LocId, RefId)>)>,
 }
 
 /// Array contents of a location.
@@ -80,6 +83,12 @@ pub struct Loc {
     pub name: String,
     /// The condition under which this input location exists in the concrete input heap.
     pub exists: Term,
+    /// The pointer of the lazy initialization that offered this location (none for the
+    /// receiver and for allocations): only that choice can make it exist.
+    pub choice: Option<Term>,
+    /// The input location whose field or element that initialization read (it exists only
+    /// where this one's parent does).
+    pub from: Option<LocId>,
     /// `R(l, f)`: current field values.
     pub fields: BTreeMap<FieldId, Value<RefId>>,
     /// Field values at lazy initialization (the input heap).
@@ -110,7 +119,7 @@ pub const NULL: RefId = RefId(0);
 /// Width of pointer symbols (location numbers).
 const PW: u32 = 32;
 
-fn internal(msg: &str) -> Error {
+pub(super) fn internal(msg: &str) -> Error {
     Error::Usage(format!("internal error in the uber-lazy heap: {msg}"))
 }
 
@@ -133,13 +142,13 @@ impl UberHeap {
                 (cx.terms.eq(&ptr, &k), *t)
             })
             .collect();
-        self.refs.push(RefNode { ptr, entries });
+        self.refs.push(RefNode { ptr, entries, via: None });
         RefId(self.refs.len() as u32 - 1)
     }
 
     /// A reference defined by `def` (an if-then-else over other pointers): a new named
     /// pointer symbol `rN`, with the definition `rN = def` returned as a constraint.
-    fn define_ref(&mut self, cx: &mut Ctx<'_>, def: &Term, targets: &[Target]) -> (RefId, Term) {
+    pub(super) fn define_ref(&mut self, cx: &mut Ctx<'_>, def: &Term, targets: &[Target]) -> (RefId, Term) {
         let name = format!("r{}", self.refs.len());
         let p = cx.terms.var(&name, Sort::Bv(PW));
         self.pointers.insert(Rc::from(name.as_str()));
@@ -178,15 +187,6 @@ fn number(cx: &mut Ctx<'_>, t: Target) -> Term {
     }
 }
 
-/// Adds the targets of `node` to `acc`, keeping the first occurrence of each.
-fn union(acc: &mut Vec<Target>, node: &RefNode) {
-    for (_, t) in &node.entries {
-        if !acc.contains(t) {
-            acc.push(*t);
-        }
-    }
-}
-
 /// The result of lazily initializing an input reference.
 struct Init {
     heap: UberHeap,
@@ -200,7 +200,14 @@ impl Uber {
     /// Lazy initialization (the uber rule): one new reference whose pointer is a fresh
     /// choice over null, every compatible input location, and a new input location of each
     /// fresh kind.
-    fn init_ref(cx: &mut Ctx<'_>, heap: &UberHeap, ty: &JType, parent: &Term, label: &str) -> Result<Init> {
+    /// `from` is the location whose field (or element) is initialized, none for parameters
+    /// and statics.
+    fn init_ref(cx: &mut Ctx<'_>, heap: &UberHeap, ty: &JType, from: Option<LocId>, label: &str) -> Result<Init> {
+        let parent = match from {
+            Some(l) => heap.loc(l)?.exists.clone(),
+            None => cx.terms.tru(),
+        };
+        let parent = &parent;
         let mut h = heap.clone();
         let c = cx.terms.var(label, Sort::Bv(PW));
         let mut targets = vec![Target::Null];
@@ -240,7 +247,9 @@ impl Uber {
             let exists = cx.terms.var(&format!("{name}.exists"), Sort::Bool);
             let chain = cx.terms.and2(parent, &g);
             assume.push(cx.terms.eq(&exists, &chain));
-            let (loc, mut a) = Uber::input_loc(cx, kind, name, exists);
+            let (mut loc, mut a) = Uber::input_loc(cx, kind, name, exists);
+            loc.choice = Some(c.clone());
+            loc.from = from;
             assume.append(&mut a);
             let l = h.add_loc(loc);
             h.inputs.push(l);
@@ -271,7 +280,18 @@ impl Uber {
             }
             ObjKind::Class(_) => None,
         };
-        (Loc { kind, input: true, name, exists, fields: BTreeMap::new(), initial: BTreeMap::new(), array }, assume)
+        let loc = Loc {
+            kind,
+            input: true,
+            name,
+            exists,
+            choice: None,
+            from: None,
+            fields: BTreeMap::new(),
+            initial: BTreeMap::new(),
+            array,
+        };
+        (loc, assume)
     }
 
     /// `R(l, f)`, lazily initializing an input location's field on first access.
@@ -291,9 +311,8 @@ impl Uber {
             return Ok((heap, super::objects::default_value(cx.terms, &field.ty, NULL), Vec::new(), None));
         }
         let label = format!("{}.{}", loc.name, field.name);
-        let exists = loc.exists.clone();
         let (mut h, v, assume, cut) = if field.ty.is_reference() {
-            let init = Uber::init_ref(cx, &heap, &field.ty, &exists, &label)?;
+            let init = Uber::init_ref(cx, &heap, &field.ty, Some(l), &label)?;
             (init.heap, Value::Ref(init.r), init.assume, init.cut)
         } else {
             let (v, a) = fresh_prim(cx.terms, &field.ty, &label);
@@ -329,35 +348,6 @@ impl Uber {
         }
     }
 
-    /// A guarded merge of two values: `g ? new : old` (ST of both for references: the new
-    /// reference points where `new` does when `g` holds and where `old` does otherwise).
-    /// The definition of a new pointer goes to `assume`.
-    fn blend(
-        cx: &mut Ctx<'_>,
-        heap: &mut UberHeap,
-        assume: &mut Vec<Term>,
-        g: &Term,
-        new: &Value<RefId>,
-        old: &Value<RefId>,
-    ) -> Result<Value<RefId>> {
-        Ok(match (new, old) {
-            (Value::Int(a), Value::Int(b)) => Value::Int(cx.terms.ite(g, a, b)),
-            (Value::Long(a), Value::Long(b)) => Value::Long(cx.terms.ite(g, a, b)),
-            (Value::Ref(a), Value::Ref(b)) if a == b => Value::Ref(*a),
-            (Value::Ref(a), Value::Ref(b)) => {
-                let (na, nb) = (heap.node(*a)?, heap.node(*b)?);
-                let def = cx.terms.ite(g, &na.ptr, &nb.ptr);
-                let mut targets = Vec::new();
-                union(&mut targets, na);
-                union(&mut targets, nb);
-                let (r, eq) = heap.define_ref(cx, &def, &targets);
-                assume.push(eq);
-                Value::Ref(r)
-            }
-            _ => return Err(internal("a write of the wrong kind")),
-        })
-    }
-
     /// Reads through every location of `r` with `read`, combining the values (VS / ite).
     fn read_through(
         cx: &mut Ctx<'_>,
@@ -380,54 +370,23 @@ impl Uber {
             vals.push((g.clone(), v));
         }
         let cut = if cuts.is_empty() { None } else { Some(cx.terms.or(&cuts)) };
+        let sources: Vec<(LocId, RefId)> =
+            locs.iter().zip(&vals).filter_map(|((_, l), (_, v))| v.as_ref().map(|r| (*l, *r))).collect();
         let v = match vals.len() {
             0 => return Err(internal("a read through a reference without locations")),
             1 => vals.swap_remove(0).1,
             _ => Uber::combine(cx, &mut h, &mut assume, vals)?,
         };
+        if let Value::Ref(vs) = &v
+            && sources.len() == locs.len()
+            && sources.iter().all(|(_, src)| src != vs)
+        {
+            let base = h.node(r)?.ptr.clone();
+            if let Some(n) = h.refs.get_mut(vs.0 as usize) {
+                n.via = Some((base, sources));
+            }
+        }
         Ok(Uber::with_cut(cx, h, assume, cut, v))
-    }
-
-    /// Combines guarded values: a value set for references (a new reference whose pointer
-    /// is the if-then-else of the sources' pointers, its targets their union), an
-    /// if-then-else chain for numbers. The last value is the default: the guards are
-    /// exhaustive. The definition of a new pointer goes to `assume`.
-    fn combine(
-        cx: &mut Ctx<'_>,
-        heap: &mut UberHeap,
-        assume: &mut Vec<Term>,
-        vals: Vec<(Term, Value<RefId>)>,
-    ) -> Result<Value<RefId>> {
-        let mut it = vals.into_iter().rev();
-        let Some((_, last)) = it.next() else { return Err(internal("empty combine")) };
-        if let Value::Ref(last) = last {
-            let mut targets = Vec::new();
-            union(&mut targets, heap.node(last)?);
-            let mut def = heap.node(last)?.ptr.clone();
-            let mut same = true;
-            for (g, x) in it {
-                let Value::Ref(r) = x else { return Err(internal("mixed value kinds")) };
-                same &= r == last;
-                let node = heap.node(r)?;
-                union(&mut targets, node);
-                def = cx.terms.ite(&g, &node.ptr, &def);
-            }
-            if same {
-                return Ok(Value::Ref(last));
-            }
-            let (r, eq) = heap.define_ref(cx, &def, &targets);
-            assume.push(eq);
-            return Ok(Value::Ref(r));
-        }
-        let mut v = last;
-        for (g, x) in it {
-            v = match (&x, &v) {
-                (Value::Int(a), Value::Int(b)) => Value::Int(cx.terms.ite(&g, a, b)),
-                (Value::Long(a), Value::Long(b)) => Value::Long(cx.terms.ite(&g, a, b)),
-                _ => return Err(internal("mixed value kinds")),
-            };
-        }
-        Ok(v)
     }
 }
 
@@ -443,7 +402,7 @@ impl HeapStrategy for Uber {
         let t = cx.terms.tru();
         let zero = cx.terms.bv(PW, 0);
         UberHeap {
-            refs: vec![RefNode { ptr: zero, entries: vec![(t, Target::Null)] }],
+            refs: vec![RefNode { ptr: zero, entries: vec![(t, Target::Null)], via: None }],
             locs: Vec::new(),
             inputs: Vec::new(),
             statics: BTreeMap::new(),
@@ -479,7 +438,7 @@ impl HeapStrategy for Uber {
         }
         // Parameters are initialized at entry, in order, with the same choices as a field.
         // A parameter beyond --max-objects may only be null or an alias.
-        let init = Uber::init_ref(cx, heap, ty, &t, name)?;
+        let init = Uber::init_ref(cx, heap, ty, None, name)?;
         *heap = init.heap;
         let mut assume = init.assume;
         if let Some(c) = init.cut {
@@ -509,6 +468,8 @@ impl HeapStrategy for Uber {
             input: false,
             name: format!("new{}", heap.allocs),
             exists: t,
+            choice: None,
+            from: None,
             fields,
             initial: BTreeMap::new(),
             array,
@@ -529,14 +490,14 @@ impl HeapStrategy for Uber {
         }
         let ng = cx.terms.not(&g);
         let mut nonnull = h.clone();
-        if let Some(n) = nonnull.refs.get_mut(r.0 as usize) {
-            n.entries.retain(|(_, t)| *t != Target::Null);
-        }
+        nonnull.assume_null(*r, false);
+        let mut null = h;
+        null.assume_null(*r, true);
         let mut a1 = pending.clone();
         a1.push(g);
         pending.push(ng);
         Ok(vec![
-            Alt { heap: h, assume: a1, value: Nullness::Null, cut: None },
+            Alt { heap: null, assume: a1, value: Nullness::Null, cut: None },
             Alt { heap: nonnull, assume: pending, value: Nullness::NonNull, cut: None },
         ])
     }
@@ -557,6 +518,10 @@ impl HeapStrategy for Uber {
             None => Test::Cond(c),
         };
         Ok(vec![Alt { heap: h, assume, value, cut: None }])
+    }
+
+    fn ref_test_outcome(&self, heap: &mut UberHeap, a: &RefId, b: &RefId, equal: bool) {
+        heap.assume_equal(*a, *b, equal);
     }
 
     fn classes(
@@ -632,9 +597,8 @@ impl HeapStrategy for Uber {
             return Ok(vec![Alt { heap: h, assume, value: v, cut: None }]);
         }
         let label = format!("{}.{}", cx.table.class(field.owner).java_name(), field.name);
-        let t = cx.terms.tru();
         let (mut h, v, cut) = if field.ty.is_reference() {
-            let mut init = Uber::init_ref(cx, &h, &field.ty, &t, &label)?;
+            let mut init = Uber::init_ref(cx, &h, &field.ty, None, &label)?;
             assume.append(&mut init.assume);
             (init.heap, Value::Ref(init.r), init.cut)
         } else {
@@ -763,8 +727,7 @@ impl Uber {
             return Ok((heap, Value::Ref(NULL), Vec::new(), None));
         }
         let label = format!("{}[{k}]", loc.name);
-        let exists = loc.exists.clone();
-        let init = Uber::init_ref(cx, &heap, &elem, &exists, &label)?;
+        let init = Uber::init_ref(cx, &heap, &elem, Some(l), &label)?;
         let mut h = init.heap;
         let arr = h.loc_mut(l)?.array.as_mut().ok_or_else(|| internal("array vanished"))?;
         arr.refs.insert(k, init.r);

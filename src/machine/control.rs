@@ -252,7 +252,8 @@ impl<H: HeapStrategy, S: Solver> Machine<'_, H, S> {
                         Forked::Live(s, Test::Cond(c)) => {
                             let sides = self.split(s, &c);
                             let n = sides.len();
-                            for (s, eq) in sides {
+                            for (mut s, eq) in sides {
+                                self.strategy.ref_test_outcome(&mut s.heap, &ra, &rb, eq);
                                 out.push((s, eq != ne));
                                 split.push(n > 1);
                             }

@@ -1,0 +1,115 @@
+//! Pruning of the uber heap by the outcomes of reference tests: targets a test rules out.
+//!
+//! A reference test that fixes a pointer (null; equal to a reference with one target) or
+//! rules out one of its targets drops the targets the outcome excludes from every reference
+//! with that pointer. A location offered by a lazy initialization's choice that the outcome
+//! steers elsewhere can then never exist on this trace: it leaves the alias candidates of
+//! later initializations, every reference's targets, and the `--max-objects` count. For a
+//! value set the pruning follows the read back: a location of the reference read through
+//! whose field cannot satisfy the outcome is dropped from that reference, and when one
+//! location is left, the outcome holds for its field. So a structure walked by a
+//! precondition keeps about one candidate per object that exists, instead of one per field
+//! read (leaves read as null, parent fields read back as aliases).
+
+use super::uber::{LocId, RefId, Target, UberHeap};
+use crate::term::Term;
+
+impl UberHeap {
+    /// The target of `r` when it has exactly one.
+    fn single(&self, r: RefId) -> Option<Target> {
+        match self.refs.get(r.0 as usize)?.entries.as_slice() {
+            [(_, t)] => Some(*t),
+            _ => None,
+        }
+    }
+
+    fn ptr(&self, r: RefId) -> Option<Term> {
+        self.refs.get(r.0 as usize).map(|n| n.ptr.clone())
+    }
+
+    /// The outcome `r` is null (`null`) or not.
+    pub(super) fn assume_null(&mut self, r: RefId, null: bool) {
+        if let Some(p) = self.ptr(r) {
+            self.narrow(&p, &|t| (t == Target::Null) == null);
+        }
+    }
+
+    /// The outcome `a == b` is `equal`: where one side has a single target, the other keeps
+    /// that target (equal) or loses it (not equal).
+    pub(super) fn assume_equal(&mut self, a: RefId, b: RefId, equal: bool) {
+        for (x, y) in [(a, b), (b, a)] {
+            if let (Some(t), Some(p)) = (self.single(y), self.ptr(x)) {
+                self.narrow(&p, &|u| (u == t) == equal);
+            }
+        }
+    }
+
+    /// Keeps only the targets `keep` accepts on every reference with pointer `ptr`, removes
+    /// the locations this rules out for good, and follows value sets back to their sources.
+    fn narrow(&mut self, ptr: &Term, keep: &dyn Fn(Target) -> bool) {
+        let mut via = None;
+        for n in self.refs.iter_mut().filter(|n| n.ptr == *ptr) {
+            n.entries.retain(|(_, t)| keep(*t));
+            if via.is_none() {
+                via = n.via.clone();
+            }
+        }
+        self.kill_offered_by(ptr, None, keep);
+        let Some((base, sources)) = via else { return };
+        // The locations of the reference read through that can still give such a value.
+        let mut possible = Vec::new();
+        for (l, src) in sources {
+            let can = self.refs.get(src.0 as usize).is_some_and(|n| n.entries.iter().any(|(_, t)| keep(*t)));
+            if can {
+                possible.push((l, src));
+            } else {
+                self.narrow(&base, &|t| t != Target::Loc(l));
+            }
+        }
+        let base_targets: Vec<Target> = self
+            .refs
+            .iter()
+            .find(|n| n.ptr == base)
+            .map(|n| n.entries.iter().map(|(_, t)| *t).collect())
+            .unwrap_or_default();
+        possible.retain(|(l, _)| base_targets.contains(&Target::Loc(*l)));
+        if let [(_, src)] = possible.as_slice()
+            && let Some(p) = self.ptr(*src)
+        {
+            self.narrow(&p, keep);
+            return;
+        }
+        // A location that the read-through pointer's own choice offered exists only where
+        // that pointer is at it, so the value read from it is the outcome's; whatever its
+        // field's choice offered that the outcome rules out never exists.
+        for (l, src) in possible {
+            let offered_by_base = self.locs.get(l.0 as usize).and_then(|loc| loc.choice.as_ref()) == Some(&base);
+            if offered_by_base && let Some(p) = self.ptr(src) {
+                self.kill_offered_by(&p, Some(l), keep);
+            }
+        }
+    }
+
+    /// A location is offered by one choice only; when that choice can no longer pick it,
+    /// nothing can point to it. With `from`, only the locations offered by initializing a
+    /// field of `from` (the outcome is known to hold only where `from` exists).
+    fn kill_offered_by(&mut self, ptr: &Term, from: Option<LocId>, keep: &dyn Fn(Target) -> bool) {
+        let dead: Vec<LocId> = self
+            .inputs
+            .iter()
+            .copied()
+            .filter(|l| {
+                let Some(loc) = self.locs.get(l.0 as usize) else { return false };
+                let offered = loc.choice.as_ref() == Some(ptr) && (from.is_none() || loc.from == from);
+                offered && !keep(Target::Loc(*l))
+            })
+            .collect();
+        if dead.is_empty() {
+            return;
+        }
+        self.inputs.retain(|l| !dead.contains(l));
+        for n in &mut self.refs {
+            n.entries.retain(|(_, t)| !matches!(t, Target::Loc(l) if dead.contains(l)));
+        }
+    }
+}
