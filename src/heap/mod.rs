@@ -274,6 +274,17 @@ pub trait HeapStrategy {
     /// rules out (uber: targets and locations no pointer can reach any more).
     fn ref_test_outcome(&self, _heap: &mut Self::Heap, _a: &Self::Ref, _b: &Self::Ref, _equal: bool) {}
 
+    /// When `r` may be at several locations: the guards of those whose field `f` a read
+    /// would initialize, for the machine to check against the path condition before the
+    /// read. Strategies that materialize have none.
+    fn location_guards(&self, _heap: &Self::Heap, _r: &Self::Ref, _f: FieldId) -> Vec<Term> {
+        Vec::new()
+    }
+
+    /// Drops the locations at positions `dead` of [`HeapStrategy::location_guards`] from `r`:
+    /// the path condition rules them out.
+    fn drop_locations(&self, _heap: &mut Self::Heap, _r: &Self::Ref, _f: FieldId, _dead: &[usize]) {}
+
     /// Names of the values of heap choice symbols (`this.next = 2` means `this.next -> L1`),
     /// for printing path conditions. Strategies without choice symbols have none.
     fn choice_names(&self, _heap: &Self::Heap) -> ChoiceNames {

@@ -166,7 +166,7 @@ impl UberHeap {
     }
 
     /// The non-null locations of `r` with their guards.
-    fn locations(&self, r: RefId) -> Result<Vec<(Term, LocId)>> {
+    pub(super) fn locations(&self, r: RefId) -> Result<Vec<(Term, LocId)>> {
         Ok(self
             .node(r)?
             .entries
@@ -522,6 +522,14 @@ impl HeapStrategy for Uber {
 
     fn ref_test_outcome(&self, heap: &mut UberHeap, a: &RefId, b: &RefId, equal: bool) {
         heap.assume_equal(*a, *b, equal);
+    }
+
+    fn location_guards(&self, heap: &UberHeap, r: &RefId, f: FieldId) -> Vec<Term> {
+        heap.uninitialized(*r, f).into_iter().map(|(g, _)| g).collect()
+    }
+
+    fn drop_locations(&self, heap: &mut UberHeap, r: &RefId, f: FieldId, dead: &[usize]) {
+        heap.drop_locations(*r, f, dead);
     }
 
     fn classes(

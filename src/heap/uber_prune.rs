@@ -12,6 +12,7 @@
 //! read (leaves read as null, parent fields read back as aliases).
 
 use super::uber::{LocId, RefId, Target, UberHeap};
+use crate::classfile::FieldId;
 use crate::term::Term;
 
 impl UberHeap {
@@ -41,6 +42,29 @@ impl UberHeap {
             if let (Some(t), Some(p)) = (self.single(y), self.ptr(x)) {
                 self.narrow(&p, &|u| (u == t) == equal);
             }
+        }
+    }
+
+    /// When `r` may be at several locations, those of them (with their guards) that are
+    /// inputs whose field `f` is not initialized yet.
+    pub(super) fn uninitialized(&self, r: RefId, f: FieldId) -> Vec<(Term, LocId)> {
+        let Ok(locs) = self.locations(r) else { return Vec::new() };
+        if locs.len() < 2 {
+            return Vec::new();
+        }
+        locs.into_iter()
+            .filter(|(_, l)| self.locs.get(l.0 as usize).is_some_and(|loc| loc.input && !loc.fields.contains_key(&f)))
+            .collect()
+    }
+
+    /// Drops from `r` the locations at positions `dead` of [`UberHeap::uninitialized`] (the
+    /// path condition rules them out).
+    pub(super) fn drop_locations(&mut self, r: RefId, f: FieldId, dead: &[usize]) {
+        let locs = self.uninitialized(r, f);
+        let gone: Vec<Target> =
+            locs.iter().enumerate().filter(|(i, _)| dead.contains(i)).map(|(_, (_, l))| Target::Loc(*l)).collect();
+        if let Some(p) = self.ptr(r) {
+            self.narrow(&p, &|t| !gone.contains(&t));
         }
     }
 

@@ -2,7 +2,7 @@
 
 use super::state::{FrameKind, Next, State};
 use super::{Choice, Decision, Machine, Outcome};
-use crate::classfile::ClassId;
+use crate::classfile::{ClassId, FieldId};
 use crate::heap::{Alt, HeapStrategy, Nullness, ObjKind, Test, Value};
 use crate::ir::{Cond, Operand, RelOp, Terminator};
 use crate::solver::{SatResult, Solver};
@@ -426,6 +426,25 @@ impl<H: HeapStrategy, S: Solver> Machine<'_, H, S> {
             }
         }
         Ok(next)
+    }
+
+    /// Before a read of `f` through a reference that may be at several locations, drops
+    /// those of its locations whose `f` the read would initialize but the path condition
+    /// rules out (an alias a precondition's ordering excludes): their fields would count
+    /// as objects and be carried along.
+    pub(super) fn prune_locations(&mut self, st: State<H>, r: &H::Ref, f: FieldId) -> State<H> {
+        let guards = self.strategy.location_guards(&st.heap, r, f);
+        let mut dead = Vec::new();
+        for (i, g) in guards.iter().enumerate() {
+            if self.feasible(&st, std::slice::from_ref(g)) == Feasible::No {
+                dead.push(i);
+            }
+        }
+        let mut st = st;
+        if !dead.is_empty() {
+            self.strategy.drop_locations(&mut st.heap, r, f, &dead);
+        }
+        st
     }
 
     /// Continues each alternative of a heap operation with `f`; cut ones end as cut traces.

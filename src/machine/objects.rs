@@ -32,6 +32,7 @@ impl<H: HeapStrategy, S: Solver> Machine<'_, H, S> {
         let fid = self.field_id(&st, f)?;
         let r = self.ref_operand(&mut st, o)?;
         self.non_null(st, &r, |m, s| {
+            let s = m.prune_locations(s, &r, fid);
             let alts = m.strategy.get_field(cx!(m), &s.heap, &r, fid)?;
             m.each(s, alts, |m, s, v| Ok(vec![m.produce(s, dst, v)]))
         })
