@@ -1,4 +1,5 @@
-//! Pruning of the uber heap by the outcomes of reference tests: targets a test rules out.
+//! Pruning of the uber heap: targets and locations a reference test's outcome, or the path
+//! condition before a read, rules out.
 //!
 //! A reference test that fixes a pointer (null; equal to a reference with one target) or
 //! rules out one of its targets drops the targets the outcome excludes from every reference

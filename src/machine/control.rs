@@ -432,7 +432,7 @@ impl<H: HeapStrategy, S: Solver> Machine<'_, H, S> {
     /// those of its locations whose `f` the read would initialize but the path condition
     /// rules out (an alias a precondition's ordering excludes): their fields would count
     /// as objects and be carried along.
-    pub(super) fn prune_locations(&mut self, st: State<H>, r: &H::Ref, f: FieldId) -> State<H> {
+    pub(super) fn prune_locations(&mut self, mut st: State<H>, r: &H::Ref, f: FieldId) -> State<H> {
         let guards = self.strategy.location_guards(&st.heap, r, f);
         let mut dead = Vec::new();
         for (i, g) in guards.iter().enumerate() {
@@ -440,7 +440,6 @@ impl<H: HeapStrategy, S: Solver> Machine<'_, H, S> {
                 dead.push(i);
             }
         }
-        let mut st = st;
         if !dead.is_empty() {
             self.strategy.drop_locations(&mut st.heap, r, f, &dead);
         }
