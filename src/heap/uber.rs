@@ -207,7 +207,6 @@ impl Uber {
             Some(l) => heap.loc(l)?.exists.clone(),
             None => cx.terms.tru(),
         };
-        let parent = &parent;
         let mut h = heap.clone();
         let c = cx.terms.var(label, Sort::Bv(PW));
         let mut targets = vec![Target::Null];
@@ -245,7 +244,7 @@ impl Uber {
             // `exists` is a named boolean defined once, so that the guards of deeper
             // locations stay constant-size instead of repeating the whole chain.
             let exists = cx.terms.var(&format!("{name}.exists"), Sort::Bool);
-            let chain = cx.terms.and2(parent, &g);
+            let chain = cx.terms.and2(&parent, &g);
             assume.push(cx.terms.eq(&exists, &chain));
             let (mut loc, mut a) = Uber::input_loc(cx, kind, name, exists);
             loc.choice = Some(c.clone());
