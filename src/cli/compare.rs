@@ -48,7 +48,12 @@ pub fn run(args: &CompareArgs) -> Result<()> {
                 eprintln!("[{}/{total}] {} {s}", i * strategies.len() + j + 1, program.table.method_display(*m));
             }
             let config = args.analysis.config(*s, args.check_models);
-            let r = crate::run::analyze(&program, *m, &config, Options::default())?;
+            let r = crate::run::analyze(
+                &program,
+                *m,
+                &config,
+                Options { counts_only: !args.check_models, ..Options::default() },
+            )?;
             rows.push(summarize(&r, &config, crate::run::peak_mb()));
         }
     }

@@ -53,7 +53,7 @@ pub fn run(args: &RunArgs) -> Result<()> {
     if progress_enabled() {
         eprintln!("exploring {} with {strategy} ...", args.method);
     }
-    let r = crate::run::analyze(&program, ms[0], &config, Options { dot: args.dot.is_some() })?;
+    let r = crate::run::analyze(&program, ms[0], &config, Options { dot: args.dot.is_some(), ..Options::default() })?;
     let s = summarize(&r, &config, crate::run::peak_mb());
     if args.json {
         let v = json::run(&program.table, &r, &s);

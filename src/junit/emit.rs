@@ -71,7 +71,7 @@ impl Target<'_> {
         let _ = writeln!(s, "    /**");
         let _ = writeln!(s, "     * Trace {} ({}): {}.", t.id, r.strategy, comment(&outcome).replace("*/", "* /"));
         let _ = writeln!(s, "     * Path: {}.", comment(&path_text(&t.path)).replace("*/", "* /"));
-        let _ = writeln!(s, "     * Path condition: {}.", comment(&t.pc_text).replace("*/", "* /"));
+        let _ = writeln!(s, "     * Path condition: {}.", comment(&t.pc_text.to_string()).replace("*/", "* /"));
         let _ = writeln!(s, "     */");
         let _ = writeln!(s, "    @Test");
         let _ = writeln!(s, "    public void trace{}_{kind}() throws Throwable {{", t.id);

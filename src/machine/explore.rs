@@ -134,6 +134,7 @@ impl<'p, H: HeapStrategy, S: Solver> Machine<'p, H, S> {
         };
         let mut unknown = st.unknown;
         let concrete = match self.solver.model(&st.pc) {
+            SatResult::Sat(_) if self.options.counts_only => None,
             SatResult::Sat(model) => {
                 let solver = &mut self.solver;
                 let mut values = |ts: &[Term]| solver.eval(ts);
@@ -153,7 +154,7 @@ impl<'p, H: HeapStrategy, S: Solver> Machine<'p, H, S> {
         } else {
             None
         };
-        let pc_text = self.pc_text(&st);
+        let pc_text = if self.options.counts_only { Default::default() } else { self.pc_text(&st) };
         Ok(Trace {
             id,
             kind,
@@ -174,9 +175,9 @@ impl<'p, H: HeapStrategy, S: Solver> Machine<'p, H, S> {
 impl<H: HeapStrategy, S: Solver> Machine<'_, H, S> {
     /// The path condition as text, heap choices named. Entries printed for an earlier trace
     /// are reused while the value names agree (location names only ever get appended).
-    fn pc_text(&mut self, st: &State<H>) -> String {
+    fn pc_text(&mut self, st: &State<H>) -> super::PcText {
         if st.pc.is_empty() {
-            return "true".to_string();
+            return super::PcText::default();
         }
         let names = self.strategy.choice_names(&st.heap);
         let (known, memo) = &mut self.printed;
@@ -188,11 +189,11 @@ impl<H: HeapStrategy, S: Solver> Machine<'_, H, S> {
             *known = names.values.clone();
         }
         let namer = |var: &str, k: i64| -> Option<String> { Some(format!("{var} -> {}", names.name(var, k)?)) };
-        let parts: Vec<std::rc::Rc<str>> = st
-            .pc
-            .iter()
-            .map(|t| memo.entry(t.id()).or_insert_with(|| std::rc::Rc::from(t.render(Some(&namer)))).clone())
-            .collect();
-        parts.join(" && ")
+        super::PcText(
+            st.pc
+                .iter()
+                .map(|t| memo.entry(t.id()).or_insert_with(|| std::rc::Rc::from(t.render(Some(&namer)))).clone())
+                .collect(),
+        )
     }
 }

@@ -79,7 +79,7 @@ pub struct Trace {
     pub path: Vec<Decision>,
     pub pc: Vec<Term>,
     /// The path condition as text (heap choices named).
-    pub pc_text: String,
+    pub pc_text: PcText,
     /// The concrete input/output from a model of the path condition (`None` if the solver
     /// gave up on it).
     pub concrete: Option<Concrete>,
@@ -88,6 +88,27 @@ pub struct Trace {
     pub notes: Vec<String>,
     /// Graphviz source of the final heap (when asked for).
     pub dot: Option<String>,
+}
+
+/// A path condition as text: one printed part per entry, joined with ` && ` only when
+/// shown, so traces share the parts of their common prefix and a run that shows no path
+/// condition (`compare`) never joins them.
+#[derive(Debug, Clone, Default)]
+pub struct PcText(pub Vec<std::rc::Rc<str>>);
+
+impl std::fmt::Display for PcText {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        if self.0.is_empty() {
+            return f.write_str("true");
+        }
+        for (i, part) in self.0.iter().enumerate() {
+            if i > 0 {
+                f.write_str(" && ")?;
+            }
+            f.write_str(part)?;
+        }
+        Ok(())
+    }
 }
 
 /// The three kinds of trace ends.
@@ -128,6 +149,9 @@ pub struct RunResult {
 pub struct Options {
     /// Record the final heap of every trace as Graphviz source.
     pub dot: bool,
+    /// The caller shows counts only (`compare` without `--check-models`): traces get no
+    /// path-condition text and no concrete input.
+    pub counts_only: bool,
 }
 
 /// The machine: program, strategy, solver and the term pool of one exploration.

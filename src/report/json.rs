@@ -58,7 +58,7 @@ fn trace(table: &ClassTable, r: &RunResult, t: &Trace) -> Value {
         "cut": t.cut,
         "path": path_text(&t.path),
         "decisions": t.path,
-        "path_condition": t.pc_text,
+        "path_condition": t.pc_text.to_string(),
         "input": t.concrete.as_ref().map(|c| c.describe_input(table, &r.arg_names)),
         "concrete": t.concrete.as_ref().map(|c| concrete(table, c)),
         "solver_unknown": t.unknown,
