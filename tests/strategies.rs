@@ -223,3 +223,32 @@ fn uber_max_objects_counts_objects_that_exist() {
         assert_eq!(sizes.iter().max(), Some(&6), "{strategy}: input sizes {sizes:?}");
     }
 }
+
+/// Distinct term nodes in the path conditions of all traces of `spec` under uber.
+fn uber_pc_nodes(spec: &str, n: u32) -> (usize, usize) {
+    let mut config = Config { strategy: Strategy::Uber, ..Config::default() };
+    config.bounds.max_depth = 2 * n + 4;
+    config.bounds.max_objects = n + 4;
+    let r = run_with("testdata/scale.jar", spec, config);
+    let mut seen = std::collections::HashSet::new();
+    let mut stack: Vec<uberlazy::term::Term> = r.traces.iter().flat_map(|t| t.pc.iter().cloned()).collect();
+    while let Some(t) = stack.pop() {
+        if seen.insert(t.id()) {
+            stack.extend(t.children().into_iter().cloned());
+        }
+    }
+    (r.traces.len(), seen.len())
+}
+
+/// uber's work per loop iteration does not grow with the number of locations the list
+/// pointer may be at: the path conditions of hasNull(N) (value sets, alias choices, their
+/// domains) grow linearly in N, where one case per location made them grow quadratically.
+/// (Time is shown by `make bench-scale`; this checks the term sizes behind it.)
+#[test]
+fn uber_path_conditions_grow_linearly() {
+    let (t32, n32) = uber_pc_nodes("scale.ChainN#hasNull32", 32);
+    let (t64, n64) = uber_pc_nodes("scale.ChainN#hasNull64", 64);
+    assert_eq!((t32, t64), (34, 66), "uber needs N + 2 traces");
+    let ratio = n64 as f64 / n32 as f64;
+    assert!(ratio <= 2.1, "path-condition nodes grew {ratio:.2}x from N = 32 to 64 ({n32} -> {n64})");
+}

@@ -21,6 +21,7 @@ mod replay;
 pub mod uber;
 mod uber_concrete;
 mod uber_prune;
+mod uber_summary;
 mod uber_values;
 
 use std::fmt::Debug;
@@ -277,7 +278,7 @@ pub trait HeapStrategy {
     /// When `r` may be at several locations: the guards of those whose field `f` a read
     /// would initialize, for the machine to check against the path condition before the
     /// read. Strategies that materialize have none.
-    fn location_guards(&self, _heap: &Self::Heap, _r: &Self::Ref, _f: FieldId) -> Vec<Term> {
+    fn location_guards(&self, _cx: &mut Ctx<'_>, _heap: &Self::Heap, _r: &Self::Ref, _f: FieldId) -> Vec<Term> {
         Vec::new()
     }
 

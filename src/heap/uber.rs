@@ -16,10 +16,16 @@
 //! updates (ST of the new and of the old value: `ite(p(r) = #l, p(v), p(old))`). Only program
 //! decisions fork: the machine splits reference equality (`p(a) = p(b)`, which under the
 //! domain constraints is the disjunction over shared locations of both guards) and the
-//! null/non-null of a dereference. Each step adds constraints of size linear in the number
-//! of locations involved, so a loop over a list of length N costs O(N) per iteration.
+//! null/non-null of a dereference.
+//!
+//! With many locations (`uber_summary::COMPACT` or more) the constraints take constant-size
+//! forms: a value set is `select(S_f, p(r))` over the field's summary array, a choice's
+//! domain is a range of location numbers, and "an alias must exist" reads the existence
+//! array. A guard `p(r) = #l` is built only when asked for. So each step of a loop over a
+//! list of length N adds O(1) terms, and the path condition grows linearly in N.
 
 use super::Roots;
+use super::uber_summary::{COMPACT, one_of};
 use std::collections::{BTreeMap, BTreeSet};
 use std::rc::Rc;
 
@@ -57,10 +63,14 @@ pub struct RefNode {
     /// The number of the target location (0 for null): a constant, a choice symbol, or a
     /// named symbol defined by a value set or a guarded update.
     pub ptr: Term,
-    pub entries: Vec<(Term, Target)>,
+    /// `L(r)`: where `r` may point. The guard of each is `ptr = #target` ([`guard`]), built
+    /// when asked for, so a new reference costs no term per target.
+    pub targets: Vec<Target>,
     /// For a value set read through a reference with several locations: that reference's
     /// pointer and the value read at each of its locations (pruning follows it back).
     pub via: Option<(Term, Vec<(LocId, RefId)>)>,
+    /// For a lazy initialization's choice: the new locations it offered.
+    pub offered: Vec<LocId>,
 }
 
 /// Array contents of a location.
@@ -99,8 +109,10 @@ pub struct Loc {
 /// The fully symbolic heap of one trace.
 #[derive(Debug, Clone)]
 pub struct UberHeap {
-    pub refs: Vec<RefNode>,
-    pub locs: Vec<Loc>,
+    /// Reference nodes and locations are shared between the heaps of forked states (a fork
+    /// copies pointers, not location sets) and copied on write.
+    pub refs: Vec<Rc<RefNode>>,
+    pub locs: Vec<Rc<Loc>>,
     /// Input locations in creation order: the alias candidates of later initializations.
     pub inputs: Vec<LocId>,
     pub statics: BTreeMap<FieldId, Value<RefId>>,
@@ -111,13 +123,20 @@ pub struct UberHeap {
     /// The guards `p = beyond` of the initializations that offered "a new object
     /// `--max-objects` did not allow": a finished trace's model must avoid all of them.
     pub beyond: Vec<Term>,
+    /// Per reference field `f`, its summary: an array over location numbers whose element
+    /// `#l` is `p(R(l, f))` for every location whose field is set. A value set read through
+    /// many locations is `select(S_f, p(r))`, one term however many locations `r` has.
+    pub summaries: BTreeMap<FieldId, Term>,
+    /// The existence summary: element `#l` is 1 exactly when input location `l` exists, so
+    /// "an alias needs an existing location" is one constraint per initialization.
+    pub existence: Option<Term>,
 }
 
 /// The null reference: `L(r0) = {(true, null)}`.
 pub const NULL: RefId = RefId(0);
 
 /// Width of pointer symbols (location numbers).
-const PW: u32 = 32;
+pub(super) const PW: u32 = 32;
 
 pub(super) fn internal(msg: &str) -> Error {
     Error::Usage(format!("internal error in the uber-lazy heap: {msg}"))
@@ -125,24 +144,17 @@ pub(super) fn internal(msg: &str) -> Error {
 
 impl UberHeap {
     pub fn node(&self, r: RefId) -> Result<&RefNode> {
-        self.refs.get(r.0 as usize).ok_or_else(|| internal("unknown reference"))
+        self.refs.get(r.0 as usize).map(|n| &**n).ok_or_else(|| internal("unknown reference"))
     }
     pub fn loc(&self, l: LocId) -> Result<&Loc> {
-        self.locs.get(l.0 as usize).ok_or_else(|| internal("unknown location"))
+        self.locs.get(l.0 as usize).map(|l| &**l).ok_or_else(|| internal("unknown location"))
     }
-    fn loc_mut(&mut self, l: LocId) -> Result<&mut Loc> {
-        self.locs.get_mut(l.0 as usize).ok_or_else(|| internal("unknown location"))
+    pub(super) fn loc_mut(&mut self, l: LocId) -> Result<&mut Loc> {
+        self.locs.get_mut(l.0 as usize).map(Rc::make_mut).ok_or_else(|| internal("unknown location"))
     }
     /// Adds a reference whose pointer is `ptr` and whose targets are `targets`.
-    fn add_ref(&mut self, cx: &mut Ctx<'_>, ptr: Term, targets: &[Target]) -> RefId {
-        let entries = targets
-            .iter()
-            .map(|t| {
-                let k = number(cx, *t);
-                (cx.terms.eq(&ptr, &k), *t)
-            })
-            .collect();
-        self.refs.push(RefNode { ptr, entries, via: None });
+    fn add_ref(&mut self, ptr: Term, targets: &[Target]) -> RefId {
+        self.refs.push(Rc::new(RefNode { ptr, targets: targets.to_vec(), via: None, offered: Vec::new() }));
         RefId(self.refs.len() as u32 - 1)
     }
 
@@ -153,7 +165,7 @@ impl UberHeap {
         let p = cx.terms.var(&name, Sort::Bv(PW));
         self.pointers.insert(Rc::from(name.as_str()));
         let eq = cx.terms.eq(&p, def);
-        (self.add_ref(cx, p, targets), eq)
+        (self.add_ref(p, targets), eq)
     }
 
     /// The names of location numbers: `null`, then each location's name.
@@ -161,26 +173,37 @@ impl UberHeap {
         std::iter::once("null".to_string()).chain(self.locs.iter().map(|l| l.name.clone())).collect()
     }
     fn add_loc(&mut self, loc: Loc) -> LocId {
-        self.locs.push(loc);
+        self.locs.push(Rc::new(loc));
         LocId(self.locs.len() as u32 - 1)
     }
 
     /// The non-null locations of `r` with their guards.
-    pub(super) fn locations(&self, r: RefId) -> Result<Vec<(Term, LocId)>> {
-        Ok(self
-            .node(r)?
-            .entries
-            .iter()
-            .filter_map(|(g, t)| match t {
-                Target::Loc(l) => Some((g.clone(), *l)),
-                Target::Null => None,
-            })
-            .collect())
+    pub(super) fn locations(&self, cx: &mut Ctx<'_>, r: RefId) -> Result<Vec<(Term, LocId)>> {
+        let node = self.node(r)?;
+        Ok(node.targets.iter().filter_map(|t| target_loc(*t).map(|l| (guard(cx, &node.ptr, *t), l))).collect())
+    }
+
+    /// The non-null locations of `r`.
+    pub(super) fn location_ids(&self, r: RefId) -> Vec<LocId> {
+        self.node(r).map(|n| n.targets.iter().filter_map(|t| target_loc(*t)).collect()).unwrap_or_default()
     }
 }
 
+fn target_loc(t: Target) -> Option<LocId> {
+    match t {
+        Target::Loc(l) => Some(l),
+        Target::Null => None,
+    }
+}
+
+/// The guard of target `t` of a reference with pointer `ptr`: `ptr = #t`.
+pub(super) fn guard(cx: &mut Ctx<'_>, ptr: &Term, t: Target) -> Term {
+    let k = number(cx, t);
+    cx.terms.eq(ptr, &k)
+}
+
 /// The number of a target: 0 for null, `l + 1` for location `l`.
-fn number(cx: &mut Ctx<'_>, t: Target) -> Term {
+pub(super) fn number(cx: &mut Ctx<'_>, t: Target) -> Term {
     match t {
         Target::Null => cx.terms.bv(PW, 0),
         Target::Loc(l) => cx.terms.bv(PW, i64::from(l.0) + 1),
@@ -210,28 +233,40 @@ impl Uber {
         let mut h = heap.clone();
         let c = cx.terms.var(label, Sort::Bv(PW));
         let mut targets = vec![Target::Null];
+        let mut numbers = vec![0];
         let mut assume = Vec::new();
+        // Whether each kind of location may alias `ty` (a few kinds, many locations).
+        let mut kinds: Vec<(&ObjKind, bool)> = Vec::new();
         for l in &heap.inputs {
-            let loc = heap.loc(*l)?;
-            if !compatible(cx.table, &loc.kind, ty) {
-                continue;
+            let kind = &heap.loc(*l)?.kind;
+            let ok = match kinds.iter().find(|(k, _)| *k == kind) {
+                Some((_, ok)) => *ok,
+                None => {
+                    let ok = compatible(cx.table, kind, ty);
+                    kinds.push((kind, ok));
+                    ok
+                }
+            };
+            if ok {
+                targets.push(Target::Loc(*l));
+                numbers.push(u64::from(l.0) + 1);
             }
-            let k = number(cx, Target::Loc(*l));
-            let g = cx.terms.eq(&c, &k);
-            // Aliasing a location requires it to exist.
-            assume.push(cx.terms.implies(&g, &loc.exists));
-            targets.push(Target::Loc(*l));
         }
+        // The choices that are not aliases: null, a new location, "beyond the bound".
+        let zero = number(cx, Target::Null);
+        let mut not_alias = vec![cx.terms.eq(&c, &zero)];
+        let mut offered = Vec::new();
         let mut cut = None;
-        let mut domain: Vec<Term> = Vec::new();
         for kind in fresh_kinds(cx.table, ty) {
             if h.inputs.len() as u32 >= cx.config.bounds.max_objects {
                 // One number beyond every location so far stands for "a new object the bound
                 // did not allow"; choosing it cuts the trace.
                 if cut.is_none() {
-                    let beyond = cx.terms.bv(PW, h.locs.len() as i64 + 1);
+                    let n = h.locs.len() as i64 + 1;
+                    let beyond = cx.terms.bv(PW, n);
                     let g = cx.terms.eq(&c, &beyond);
-                    domain.push(g.clone());
+                    numbers.push(n as u64);
+                    not_alias.push(g.clone());
                     h.beyond.push(g.clone());
                     cut = Some(g);
                 }
@@ -246,18 +281,52 @@ impl Uber {
             let exists = cx.terms.var(&format!("{name}.exists"), Sort::Bool);
             let chain = cx.terms.and2(&parent, &g);
             assume.push(cx.terms.eq(&exists, &chain));
-            let (mut loc, mut a) = Uber::input_loc(cx, kind, name, exists);
+            let (mut loc, mut a) = Uber::input_loc(cx, kind, name, exists.clone());
             loc.choice = Some(c.clone());
             loc.from = from;
             assume.append(&mut a);
             let l = h.add_loc(loc);
             h.inputs.push(l);
+            h.record_existence(cx, l, &exists);
             targets.push(target);
+            offered.push(l);
+            numbers.push(u64::from(l.0) + 1);
+            not_alias.push(g);
+        }
+        // Aliasing a location requires it to exist: one constraint through the existence
+        // summary of the locations so far, not one per location.
+        // Aliasing a location requires it to exist. With many candidates this is one
+        // constraint through the existence summary; with few, the plain implications
+        // (which Z3 solves faster).
+        let candidates: Vec<LocId> = targets
+            .iter()
+            .filter_map(|t| match t {
+                Target::Loc(l) if (l.0 as usize) < heap.locs.len() => Some(*l),
+                _ => None,
+            })
+            .collect();
+        if candidates.len() >= COMPACT
+            && let Some(ex) = &heap.existence
+        {
+            let one = cx.terms.bv(8, 1);
+            let bit = cx.terms.select(ex, &c);
+            not_alias.push(cx.terms.eq(&bit, &one));
+            assume.push(cx.terms.or(&not_alias));
+        } else if !candidates.is_empty() {
+            let mut each = Vec::with_capacity(candidates.len());
+            for l in candidates {
+                let k = number(cx, Target::Loc(l));
+                let g = cx.terms.eq(&c, &k);
+                each.push(cx.terms.implies(&g, &heap.loc(l)?.exists));
+            }
+            assume.push(cx.terms.and(&each));
         }
         h.pointers.insert(Rc::from(label));
-        let r = h.add_ref(cx, c, &targets);
-        domain.extend(h.node(r)?.entries.iter().map(|(g, _)| g.clone()));
-        assume.push(cx.terms.or(&domain));
+        let r = h.add_ref(c.clone(), &targets);
+        if let Some(n) = h.refs.get_mut(r.0 as usize) {
+            Rc::make_mut(n).offered = offered;
+        }
+        assume.push(one_of(cx, &c, &numbers));
         Ok(Init { heap: h, r, assume, cut })
     }
 
@@ -317,9 +386,8 @@ impl Uber {
             let (v, a) = fresh_prim(cx.terms, &field.ty, &label);
             (heap, v, a, None)
         };
-        let loc = h.loc_mut(l)?;
-        loc.fields.insert(f, v.clone());
-        loc.initial.insert(f, v.clone());
+        h.set_field(cx, l, f, v.clone())?;
+        h.loc_mut(l)?.initial.insert(f, v.clone());
         Ok((h, v, assume, cut))
     }
 
@@ -348,42 +416,55 @@ impl Uber {
     }
 
     /// Reads through every location of `r` with `read`, combining the values (VS / ite).
+    /// `field` names the field read, whose summary then defines a reference value set.
     fn read_through(
         cx: &mut Ctx<'_>,
         heap: &UberHeap,
         r: RefId,
+        field: Option<FieldId>,
         mut read: impl FnMut(&mut Ctx<'_>, UberHeap, LocId) -> Result<(UberHeap, Value<RefId>, Vec<Term>, Option<Term>)>,
     ) -> Result<Vec<Alt<UberHeap, Value<RefId>>>> {
-        let locs = heap.locations(r)?;
+        let locs = heap.location_ids(r);
+        let ptr = heap.node(r)?.ptr.clone();
         let mut h = heap.clone();
         let mut assume = Vec::new();
         let mut cuts = Vec::new();
-        let mut vals = Vec::new();
-        for (g, l) in &locs {
+        let mut vals = Vec::with_capacity(locs.len());
+        for l in &locs {
             let (h2, v, mut a, cut) = read(cx, h, *l)?;
             h = h2;
             assume.append(&mut a);
             if let Some(c) = cut {
-                cuts.push(cx.terms.and2(g, &c));
+                let g = guard(cx, &ptr, Target::Loc(*l));
+                cuts.push(cx.terms.and2(&g, &c));
             }
-            vals.push((g.clone(), v));
+            vals.push(v);
         }
         let cut = if cuts.is_empty() { None } else { Some(cx.terms.or(&cuts)) };
         let sources: Vec<(LocId, RefId)> =
-            locs.iter().zip(&vals).filter_map(|((_, l), (_, v))| v.as_ref().map(|r| (*l, *r))).collect();
-        let v = match vals.len() {
-            0 => return Err(internal("a read through a reference without locations")),
-            1 => vals.swap_remove(0).1,
-            _ => Uber::combine(cx, &mut h, &mut assume, vals)?,
+            locs.iter().zip(&vals).filter_map(|(l, v)| v.as_ref().map(|r| (*l, *r))).collect();
+        let summary = match field {
+            Some(f) if vals.len() >= COMPACT && sources.len() == vals.len() => h.summary_read(cx, r, f, &locs, &vals),
+            _ => None,
+        };
+        let v = match (vals.len(), summary) {
+            (0, _) => return Err(internal("a read through a reference without locations")),
+            (1, _) => vals.swap_remove(0),
+            (_, Some((def, at))) => {
+                assume.push(at);
+                Uber::value_set(cx, &mut h, &mut assume, &def, &sources)?
+            }
+            (_, None) => {
+                let guarded = locs.iter().zip(vals).map(|(l, v)| (guard(cx, &ptr, Target::Loc(*l)), v)).collect();
+                Uber::combine(cx, &mut h, &mut assume, guarded)?
+            }
         };
         if let Value::Ref(vs) = &v
             && sources.len() == locs.len()
             && sources.iter().all(|(_, src)| src != vs)
+            && let Some(n) = h.refs.get_mut(vs.0 as usize)
         {
-            let base = h.node(r)?.ptr.clone();
-            if let Some(n) = h.refs.get_mut(vs.0 as usize) {
-                n.via = Some((base, sources));
-            }
+            Rc::make_mut(n).via = Some((ptr, sources));
         }
         Ok(Uber::with_cut(cx, h, assume, cut, v))
     }
@@ -398,16 +479,17 @@ impl HeapStrategy for Uber {
     }
 
     fn new_heap(&self, cx: &mut Ctx<'_>) -> UberHeap {
-        let t = cx.terms.tru();
         let zero = cx.terms.bv(PW, 0);
         UberHeap {
-            refs: vec![RefNode { ptr: zero, entries: vec![(t, Target::Null)], via: None }],
+            refs: vec![Rc::new(RefNode { ptr: zero, targets: vec![Target::Null], via: None, offered: Vec::new() })],
             locs: Vec::new(),
             inputs: Vec::new(),
             statics: BTreeMap::new(),
             pointers: BTreeSet::new(),
             allocs: 0,
             beyond: Vec::new(),
+            summaries: BTreeMap::new(),
+            existence: None,
         }
     }
 
@@ -432,8 +514,9 @@ impl HeapStrategy for Uber {
             let (loc, _) = Uber::input_loc(cx, kind, name.to_string(), t.clone());
             let l = heap.add_loc(loc);
             heap.inputs.push(l);
+            heap.record_existence(cx, l, &t);
             let k = number(cx, Target::Loc(l));
-            return Ok((heap.add_ref(cx, k, &[Target::Loc(l)]), Vec::new()));
+            return Ok((heap.add_ref(k, &[Target::Loc(l)]), Vec::new()));
         }
         // Parameters are initialized at entry, in order, with the same choices as a field.
         // A parameter beyond --max-objects may only be null or an alias.
@@ -448,7 +531,7 @@ impl HeapStrategy for Uber {
 
     fn alloc(&self, cx: &mut Ctx<'_>, heap: &mut UberHeap, kind: ObjKind, len: Option<Term>) -> RefId {
         heap.allocs += 1;
-        let fields = fields_of(cx.table, &kind)
+        let fields: Vec<(FieldId, Value<RefId>)> = fields_of(cx.table, &kind)
             .into_iter()
             .map(|f| (f, super::objects::default_value(cx.terms, &cx.table.field(f).ty, NULL)))
             .collect();
@@ -469,22 +552,27 @@ impl HeapStrategy for Uber {
             exists: t,
             choice: None,
             from: None,
-            fields,
+            fields: BTreeMap::new(),
             initial: BTreeMap::new(),
             array,
         });
+        for (f, v) in fields {
+            // The location was just added, so setting its fields cannot fail.
+            let _ = heap.set_field(cx, l, f, v);
+        }
         let k = number(cx, Target::Loc(l));
-        heap.add_ref(cx, k, &[Target::Loc(l)])
+        heap.add_ref(k, &[Target::Loc(l)])
     }
 
     fn null_split(&self, cx: &mut Ctx<'_>, heap: &UberHeap, r: &RefId) -> Result<Vec<Alt<UberHeap, Nullness>>> {
         let mut pending = Vec::new();
         let h = heap.clone();
         let node = h.node(*r)?.clone();
-        let Some(g) = node.entries.iter().find(|(_, t)| *t == Target::Null).map(|(g, _)| g.clone()) else {
+        if !node.targets.contains(&Target::Null) {
             return Ok(vec![Alt { heap: h, assume: pending, value: Nullness::NonNull, cut: None }]);
-        };
-        if node.entries.len() == 1 {
+        }
+        let g = guard(cx, &node.ptr, Target::Null);
+        if node.targets.len() == 1 {
             return Ok(vec![Alt { heap: h, assume: pending, value: Nullness::Null, cut: None }]);
         }
         let ng = cx.terms.not(&g);
@@ -510,7 +598,7 @@ impl HeapStrategy for Uber {
         // The disjunction over shared locations of both guards is `p(a) = p(b)`: each
         // pointer equals the number of one of its own targets.
         let (na, nb) = (h.node(*a)?, h.node(*b)?);
-        let shared = na.entries.iter().any(|(_, ta)| nb.entries.iter().any(|(_, tb)| ta == tb));
+        let shared = na.targets.iter().any(|ta| nb.targets.contains(ta));
         let c = if shared { cx.terms.eq(&na.ptr, &nb.ptr) } else { cx.terms.fls() };
         let value = match c.as_bool() {
             Some(b) => Test::Known(b),
@@ -523,8 +611,9 @@ impl HeapStrategy for Uber {
         heap.assume_equal(*a, *b, equal);
     }
 
-    fn location_guards(&self, heap: &UberHeap, r: &RefId, f: FieldId) -> Vec<Term> {
-        heap.uninitialized(*r, f).into_iter().map(|(g, _)| g).collect()
+    fn location_guards(&self, cx: &mut Ctx<'_>, heap: &UberHeap, r: &RefId, f: FieldId) -> Vec<Term> {
+        let Ok(node) = heap.node(*r) else { return Vec::new() };
+        heap.uninitialized(*r, f).into_iter().map(|l| guard(cx, &node.ptr, Target::Loc(l))).collect()
     }
 
     fn drop_locations(&self, heap: &mut UberHeap, r: &RefId, f: FieldId, dead: &[usize]) {
@@ -540,7 +629,7 @@ impl HeapStrategy for Uber {
         let h = heap.clone();
         let assume = Vec::new();
         let mut groups: Vec<(ObjKind, Vec<Term>)> = Vec::new();
-        for (g, l) in h.locations(*r)? {
+        for (g, l) in h.locations(cx, *r)? {
             let kind = h.loc(l)?.kind.clone();
             match groups.iter_mut().find(|(k, _)| *k == kind) {
                 Some((_, gs)) => gs.push(g),
@@ -558,7 +647,7 @@ impl HeapStrategy for Uber {
         r: &RefId,
         f: FieldId,
     ) -> Result<Vec<Alt<UberHeap, Value<RefId>>>> {
-        Uber::read_through(cx, heap, *r, |cx, h, l| Uber::field(cx, h, l, f))
+        Uber::read_through(cx, heap, *r, Some(f), |cx, h, l| Uber::field(cx, h, l, f))
     }
 
     fn put_field(
@@ -571,9 +660,9 @@ impl HeapStrategy for Uber {
     ) -> Result<Vec<Alt<UberHeap, ()>>> {
         let mut h = heap.clone();
         let mut assume = Vec::new();
-        let locs = h.locations(*r)?;
+        let locs = h.locations(cx, *r)?;
         if let [(_, l)] = locs.as_slice() {
-            h.loc_mut(*l)?.fields.insert(f, v);
+            h.set_field(cx, *l, f, v)?;
             return Ok(vec![Alt { heap: h, assume, value: (), cut: None }]);
         }
         let mut cuts = Vec::new();
@@ -585,7 +674,7 @@ impl HeapStrategy for Uber {
                 cuts.push(cx.terms.and2(&g, &c));
             }
             let new = Uber::blend(cx, &mut h, &mut assume, &g, &v, &old)?;
-            h.loc_mut(l)?.fields.insert(f, new);
+            h.set_field(cx, l, f, new)?;
         }
         let cut = if cuts.is_empty() { None } else { Some(cx.terms.or(&cuts)) };
         Ok(Uber::with_cut(cx, h, assume, cut, ()))
@@ -624,7 +713,7 @@ impl HeapStrategy for Uber {
     }
 
     fn array_length(&self, cx: &mut Ctx<'_>, heap: &UberHeap, r: &RefId) -> Result<Vec<Alt<UberHeap, Term>>> {
-        let alts = Uber::read_through(cx, heap, *r, |_, h, l| {
+        let alts = Uber::read_through(cx, heap, *r, None, |_, h, l| {
             let len =
                 h.loc(l)?.array.as_ref().map(|a| a.len.clone()).ok_or_else(|| internal("length of a non-array"))?;
             Ok((h, Value::Int(len), Vec::new(), None))
@@ -648,7 +737,7 @@ impl HeapStrategy for Uber {
         r: &RefId,
         idx: &Term,
     ) -> Result<Vec<Alt<UberHeap, Value<RefId>>>> {
-        Uber::read_through(cx, heap, *r, |cx, h, l| Uber::element(cx, h, l, idx))
+        Uber::read_through(cx, heap, *r, None, |cx, h, l| Uber::element(cx, h, l, idx))
     }
 
     fn array_store(
@@ -661,7 +750,7 @@ impl HeapStrategy for Uber {
     ) -> Result<Vec<Alt<UberHeap, ()>>> {
         let mut h = heap.clone();
         let mut assume = Vec::new();
-        let locs = h.locations(*r)?;
+        let locs = h.locations(cx, *r)?;
         let single = locs.len() == 1;
         let mut cuts = Vec::new();
         for (g, l) in locs {

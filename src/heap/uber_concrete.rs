@@ -27,15 +27,11 @@ impl Resolver<'_, '_, '_> {
                 0 => Some(Target::Null),
                 v => u32::try_from(v - 1).ok().map(|l| Target::Loc(LocId(l))),
             };
-            if let Some(t) = t.filter(|t| node.entries.iter().any(|(_, x)| x == t)) {
+            if let Some(t) = t.filter(|t| node.targets.contains(t)) {
                 return Ok(t);
             }
         }
-        for (g, t) in &node.entries {
-            if self.n.model.eval_bool(g) == Some(true) {
-                return Ok(*t);
-            }
-        }
+        // A pointer the model does not fix (or fixes outside `L(r)`): no guard holds.
         Ok(Target::Null)
     }
 
@@ -204,7 +200,8 @@ pub fn dot(cx: &mut Ctx<'_>, heap: &UberHeap) -> String {
     for r in refs {
         s.push_str(&format!("  r{} [shape=circle, label=\"r{}\"];\n", r.0, r.0));
         if let Ok(node) = heap.node(r) {
-            for (g, t) in &node.entries {
+            for t in &node.targets {
+                let g = super::uber::guard(cx, &node.ptr, *t);
                 let to = match t {
                     Target::Null => "null".to_string(),
                     Target::Loc(l) => format!("l{}", l.0),

@@ -12,15 +12,18 @@
 //! precondition keeps about one candidate per object that exists, instead of one per field
 //! read (leaves read as null, parent fields read back as aliases).
 
+use std::collections::BTreeSet;
+use std::rc::Rc;
+
 use super::uber::{LocId, RefId, Target, UberHeap};
 use crate::classfile::FieldId;
-use crate::term::Term;
+use crate::term::{Node, Term};
 
 impl UberHeap {
     /// The target of `r` when it has exactly one.
     fn single(&self, r: RefId) -> Option<Target> {
-        match self.refs.get(r.0 as usize)?.entries.as_slice() {
-            [(_, t)] => Some(*t),
+        match self.refs.get(r.0 as usize)?.targets.as_slice() {
+            [t] => Some(*t),
             _ => None,
         }
     }
@@ -46,15 +49,15 @@ impl UberHeap {
         }
     }
 
-    /// When `r` may be at several locations, those of them (with their guards) that are
-    /// inputs whose field `f` is not initialized yet.
-    pub(super) fn uninitialized(&self, r: RefId, f: FieldId) -> Vec<(Term, LocId)> {
-        let Ok(locs) = self.locations(r) else { return Vec::new() };
+    /// When `r` may be at several locations, those of them that are inputs whose field `f`
+    /// is not initialized yet.
+    pub(super) fn uninitialized(&self, r: RefId, f: FieldId) -> Vec<LocId> {
+        let locs = self.location_ids(r);
         if locs.len() < 2 {
             return Vec::new();
         }
         locs.into_iter()
-            .filter(|(_, l)| self.locs.get(l.0 as usize).is_some_and(|loc| loc.input && !loc.fields.contains_key(&f)))
+            .filter(|l| self.locs.get(l.0 as usize).is_some_and(|loc| loc.input && !loc.fields.contains_key(&f)))
             .collect()
     }
 
@@ -63,7 +66,7 @@ impl UberHeap {
     pub(super) fn drop_locations(&mut self, r: RefId, f: FieldId, dead: &[usize]) {
         let locs = self.uninitialized(r, f);
         let gone: Vec<Target> =
-            locs.iter().enumerate().filter(|(i, _)| dead.contains(i)).map(|(_, (_, l))| Target::Loc(*l)).collect();
+            locs.iter().enumerate().filter(|(i, _)| dead.contains(i)).map(|(_, l)| Target::Loc(*l)).collect();
         if let Some(p) = self.ptr(r) {
             self.narrow(&p, &|t| !gone.contains(&t));
         }
@@ -73,29 +76,40 @@ impl UberHeap {
     /// the locations this rules out for good, and follows value sets back to their sources.
     fn narrow(&mut self, ptr: &Term, keep: &dyn Fn(Target) -> bool) {
         let mut via = None;
-        for n in self.refs.iter_mut().filter(|n| n.ptr == *ptr) {
-            n.entries.retain(|(_, t)| keep(*t));
+        let mut offered = Vec::new();
+        // A symbolic pointer belongs to one reference (its choice or definition), mostly a
+        // recent one; a constant may be shared by several.
+        let symbolic = matches!(ptr.node(), Node::Var(..));
+        for n in self.refs.iter_mut().rev().filter(|n| n.ptr == *ptr) {
+            if n.targets.iter().any(|t| !keep(*t)) {
+                Rc::make_mut(n).targets.retain(|t| keep(*t));
+            }
             if via.is_none() {
                 via = n.via.clone();
             }
+            offered.extend_from_slice(&n.offered);
+            if symbolic {
+                break;
+            }
         }
-        self.kill_offered_by(ptr, None, keep);
+        self.kill_offered(&offered, None, keep);
         let Some((base, sources)) = via else { return };
         // The locations of the reference read through that can still give such a value.
         let mut possible = Vec::new();
         for (l, src) in sources {
-            let can = self.refs.get(src.0 as usize).is_some_and(|n| n.entries.iter().any(|(_, t)| keep(*t)));
+            let can = self.refs.get(src.0 as usize).is_some_and(|n| n.targets.iter().any(|t| keep(*t)));
             if can {
                 possible.push((l, src));
             } else {
                 self.narrow(&base, &|t| t != Target::Loc(l));
             }
         }
-        let base_targets: Vec<Target> = self
+        let base_targets: BTreeSet<Target> = self
             .refs
             .iter()
+            .rev()
             .find(|n| n.ptr == base)
-            .map(|n| n.entries.iter().map(|(_, t)| *t).collect())
+            .map(|n| n.targets.iter().copied().collect())
             .unwrap_or_default();
         possible.retain(|(l, _)| base_targets.contains(&Target::Loc(*l)));
         if let [(_, src)] = possible.as_slice()
@@ -109,32 +123,35 @@ impl UberHeap {
         // field's choice offered that the outcome rules out never exists.
         for (l, src) in possible {
             let offered_by_base = self.locs.get(l.0 as usize).and_then(|loc| loc.choice.as_ref()) == Some(&base);
-            if offered_by_base && let Some(p) = self.ptr(src) {
-                self.kill_offered_by(&p, Some(l), keep);
+            if offered_by_base && let Some(n) = self.refs.get(src.0 as usize) {
+                let offered = n.offered.clone();
+                self.kill_offered(&offered, Some(l), keep);
             }
         }
     }
 
     /// A location is offered by one choice only; when that choice can no longer pick it,
-    /// nothing can point to it. With `from`, only the locations offered by initializing a
-    /// field of `from` (the outcome is known to hold only where `from` exists).
-    fn kill_offered_by(&mut self, ptr: &Term, from: Option<LocId>, keep: &dyn Fn(Target) -> bool) {
-        let dead: Vec<LocId> = self
-            .inputs
+    /// nothing can point to it. `offered` are the locations of that choice; with `from`,
+    /// only those offered by initializing a field of `from` (the outcome is known to hold
+    /// only where `from` exists).
+    fn kill_offered(&mut self, offered: &[LocId], from: Option<LocId>, keep: &dyn Fn(Target) -> bool) {
+        let dead: Vec<LocId> = offered
             .iter()
             .copied()
             .filter(|l| {
                 let Some(loc) = self.locs.get(l.0 as usize) else { return false };
-                let offered = loc.choice.as_ref() == Some(ptr) && (from.is_none() || loc.from == from);
-                offered && !keep(Target::Loc(*l))
+                (from.is_none() || loc.from == from) && !keep(Target::Loc(*l)) && self.inputs.contains(l)
             })
             .collect();
         if dead.is_empty() {
             return;
         }
         self.inputs.retain(|l| !dead.contains(l));
+        let is_dead = |t: &Target| matches!(t, Target::Loc(l) if dead.contains(l));
         for n in &mut self.refs {
-            n.entries.retain(|(_, t)| !matches!(t, Target::Loc(l) if dead.contains(l)));
+            if n.targets.iter().any(is_dead) {
+                Rc::make_mut(n).targets.retain(|t| !is_dead(t));
+            }
         }
     }
 }

@@ -1,16 +1,37 @@
 //! Value sets and guarded updates of the uber heap: how values read or written through a
 //! reference with several locations are combined into one value.
 
-use super::uber::{RefId, RefNode, Target, Uber, UberHeap, internal};
+use super::uber::{LocId, RefId, RefNode, Target, Uber, UberHeap, internal};
 use super::{Ctx, Value};
 use crate::Result;
 use crate::term::Term;
 
-/// Adds the targets of `node` to `acc`, keeping the first occurrence of each.
-pub(super) fn union(acc: &mut Vec<Target>, node: &RefNode) {
-    for (_, t) in &node.entries {
-        if !acc.contains(t) {
-            acc.push(*t);
+/// The union of target lists in order of first occurrence, with a bit set of the targets
+/// seen (by location number) so that it stays linear in the number of targets.
+#[derive(Default)]
+struct Union {
+    list: Vec<Target>,
+    seen: Vec<u64>,
+}
+
+impl Union {
+    /// Adds the targets of `node`.
+    fn add(&mut self, node: &RefNode) {
+        for t in &node.targets {
+            let n = match t {
+                Target::Null => 0,
+                Target::Loc(l) => l.0 as usize + 1,
+            };
+            let (word, bit) = (n / 64, 1u64 << (n % 64));
+            if self.seen.len() <= word {
+                self.seen.resize(word + 1, 0);
+            }
+            if let Some(w) = self.seen.get_mut(word)
+                && *w & bit == 0
+            {
+                *w |= bit;
+                self.list.push(*t);
+            }
         }
     }
 }
@@ -34,15 +55,38 @@ impl Uber {
             (Value::Ref(a), Value::Ref(b)) => {
                 let (na, nb) = (heap.node(*a)?, heap.node(*b)?);
                 let def = cx.terms.ite(g, &na.ptr, &nb.ptr);
-                let mut targets = Vec::new();
-                union(&mut targets, na);
-                union(&mut targets, nb);
-                let (r, eq) = heap.define_ref(cx, &def, &targets);
+                let mut targets = Union::default();
+                targets.add(na);
+                targets.add(nb);
+                let (r, eq) = heap.define_ref(cx, &def, &targets.list);
                 assume.push(eq);
                 Value::Ref(r)
             }
             _ => return Err(internal("a write of the wrong kind")),
         })
+    }
+
+    /// The value set of the references `sources` (read at each location of a reference),
+    /// defined by `def` (a summary read): the one source if they are all the same, else a
+    /// new reference whose targets are their union. The definition goes to `assume`.
+    pub(super) fn value_set(
+        cx: &mut Ctx<'_>,
+        heap: &mut UberHeap,
+        assume: &mut Vec<Term>,
+        def: &Term,
+        sources: &[(LocId, RefId)],
+    ) -> Result<Value<RefId>> {
+        let Some((_, first)) = sources.first() else { return Err(internal("an empty value set")) };
+        if sources.iter().all(|(_, r)| r == first) {
+            return Ok(Value::Ref(*first));
+        }
+        let mut targets = Union::default();
+        for (_, r) in sources {
+            targets.add(heap.node(*r)?);
+        }
+        let (r, eq) = heap.define_ref(cx, def, &targets.list);
+        assume.push(eq);
+        Ok(Value::Ref(r))
     }
 
     /// Combines guarded values: a value set for references (a new reference whose pointer
@@ -58,21 +102,21 @@ impl Uber {
         let mut it = vals.into_iter().rev();
         let Some((_, last)) = it.next() else { return Err(internal("empty combine")) };
         if let Value::Ref(last) = last {
-            let mut targets = Vec::new();
-            union(&mut targets, heap.node(last)?);
+            let mut targets = Union::default();
+            targets.add(heap.node(last)?);
             let mut def = heap.node(last)?.ptr.clone();
             let mut same = true;
             for (g, x) in it {
                 let Value::Ref(r) = x else { return Err(internal("mixed value kinds")) };
                 same &= r == last;
                 let node = heap.node(r)?;
-                union(&mut targets, node);
+                targets.add(node);
                 def = cx.terms.ite(&g, &node.ptr, &def);
             }
             if same {
                 return Ok(Value::Ref(last));
             }
-            let (r, eq) = heap.define_ref(cx, &def, &targets);
+            let (r, eq) = heap.define_ref(cx, &def, &targets.list);
             assume.push(eq);
             return Ok(Value::Ref(r));
         }

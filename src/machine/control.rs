@@ -433,7 +433,7 @@ impl<H: HeapStrategy, S: Solver> Machine<'_, H, S> {
     /// rules out (an alias a precondition's ordering excludes): their fields would count
     /// as objects and be carried along.
     pub(super) fn prune_locations(&mut self, mut st: State<H>, r: &H::Ref, f: FieldId) -> State<H> {
-        let guards = self.strategy.location_guards(&st.heap, r, f);
+        let guards = self.strategy.location_guards(cx!(self), &st.heap, r, f);
         let mut dead = Vec::new();
         for (i, g) in guards.iter().enumerate() {
             if self.feasible(&st, std::slice::from_ref(g)) == Feasible::No {

@@ -34,6 +34,10 @@ pub struct Repairer {
     first: HashMap<Rc<str>, usize>,
     /// Free (not defined) bit-vector symbols with the entry of their first occurrence.
     free: Vec<(usize, Rc<str>)>,
+    /// Term nodes already walked, with the entry that first reached them: their symbols
+    /// are in `first`, so a later entry sharing them (a long chain of stores) walks only
+    /// its new nodes.
+    walked: HashMap<u32, usize, BuildHasherDefault<IdHasher>>,
 }
 
 fn var_name(t: &Term) -> Option<Rc<str>> {
@@ -52,6 +56,7 @@ impl Repairer {
             self.defines.truncate(common);
             self.first.retain(|_, i| *i < common);
             self.free.retain(|(i, _)| *i < common);
+            self.walked.retain(|_, i| *i < common);
         }
         for t in &pc[common..] {
             let i = self.pc.len();
@@ -62,14 +67,18 @@ impl Repairer {
                         && !self.first.contains_key(&name)
                         && e.as_i64().is_none()
                         && e.as_bool().is_none()
-                        && !e.vars().iter().any(|x| var_name(x).as_ref() == Some(&name))
+                        && !self.new_nodes(e).1.iter().any(|x| var_name(x).as_ref() == Some(&name))
                     {
                         def = Some((name, e.clone()));
                         break;
                     }
                 }
             }
-            for v in t.vars() {
+            let (ids, vars) = self.new_nodes(t);
+            for id in ids {
+                self.walked.insert(id, i);
+            }
+            for v in vars {
                 let Node::Var(name, sort) = v.node() else { continue };
                 if self.first.contains_key(name) {
                     continue;
@@ -83,6 +92,25 @@ impl Repairer {
             self.defines.push(def);
             self.pc.push(t.clone());
         }
+    }
+
+    /// The nodes of `t` not walked yet, and the symbols among them. A symbol that first
+    /// occurs in `t` is among them: every walked node's symbols occur in an earlier entry.
+    fn new_nodes(&self, t: &Term) -> (Vec<u32>, Vec<Term>) {
+        let mut seen: HashSet<u32, BuildHasherDefault<IdHasher>> = HashSet::default();
+        let (mut ids, mut vars) = (Vec::new(), Vec::new());
+        let mut stack = vec![t.clone()];
+        while let Some(x) = stack.pop() {
+            if self.walked.contains_key(&x.id()) || !seen.insert(x.id()) {
+                continue;
+            }
+            ids.push(x.id());
+            if let Node::Var(..) = x.node() {
+                vars.push(x.clone());
+            }
+            stack.extend(x.children().into_iter().cloned());
+        }
+        (ids, vars)
     }
 
     /// The constants `name` is compared with (`name == k`) in the entries from `from` on.
@@ -104,7 +132,9 @@ impl Repairer {
                         }
                     }
                 }
-                if !matches!(x.node(), Node::Var(..)) {
+                // Array contents (heap summaries) hold no comparisons worth a candidate, and
+                // walking their chains of stores would cost every query their length.
+                if !matches!(x.node(), Node::Var(..)) && !matches!(x.sort(), Sort::Array(..)) {
                     stack.extend(x.children().into_iter().cloned());
                 }
             }

@@ -201,15 +201,38 @@ impl Z3Solver {
             Node::SExt(by, a) => d(&self.gv(a).sign_ext(*by)),
             Node::ZExt(by, a) => d(&self.gv(a).zero_ext(*by)),
             Node::Extract(hi, lo, a) => d(&self.gv(a).extract(*hi, *lo)),
-            Node::Select(arr, i) => match self.get(arr).as_array() {
-                Some(arr) => arr.select(&self.gv(i)),
-                None => d(&BV::from_u64(0, t.width().max(1))),
-            },
+            Node::Select(arr, i) => self.select(arr, i, t.width()),
             Node::Store(arr, i, v) => match self.get(arr).as_array() {
                 Some(arr) => d(&arr.store(&self.gv(i), &self.gv(v))),
                 None => self.get(arr),
             },
         }
+    }
+}
+
+impl Z3Solver {
+    /// `arr[i]`. Below stores at constant indices (the heap summaries), the read is the
+    /// if-then-else over those stores, newest first: Z3 then sees the case split the
+    /// stores stand for instead of reasoning in the theory of arrays.
+    fn select(&self, arr: &Term, i: &Term, width: u32) -> Dynamic {
+        let mut stores = Vec::new();
+        let mut base = arr;
+        while let Node::Store(below, j, v) = base.node() {
+            if j.as_i64().is_none() {
+                break;
+            }
+            stores.push((j, v));
+            base = below;
+        }
+        let idx = self.gv(i);
+        let mut out = match self.get(base).as_array() {
+            Some(a) => a.select(&idx),
+            None => Dynamic::from_ast(&BV::from_u64(0, width.max(1))),
+        };
+        for (j, v) in stores.into_iter().rev() {
+            out = idx.eq(self.gv(j)).ite(&self.get(v), &out);
+        }
+        out
     }
 }
 

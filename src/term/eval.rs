@@ -197,6 +197,15 @@ impl<'a> Evaluator<'a> {
             Node::Extract(_, lo, a) => Val::Bv(mask(self.bv(a)? >> lo, w)),
             Node::Select(arr, i) => {
                 let i = self.bv(i)?;
+                // Walk down the stores to the one at `i` (no copy of the array per store);
+                // only below all of them is the array's own value needed.
+                let mut arr = arr;
+                while let Node::Store(below, j, v) = arr.node() {
+                    if self.bv(j)? == i {
+                        return self.eval(v);
+                    }
+                    arr = below;
+                }
                 match self.eval(arr)? {
                     Val::Arr(points, default) => Val::Bv(points.get(&i).copied().unwrap_or(default)),
                     _ => return None,
