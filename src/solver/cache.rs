@@ -72,7 +72,11 @@ impl<S: Solver> Solver for ModelCache<S> {
             self.pinned = Some((m.clone(), pc.to_vec()));
             return SatResult::Sat(m);
         }
-        self.inner.model(pc)
+        let r = self.inner.model(pc);
+        if let SatResult::Sat(m) = &r {
+            self.remember(m.clone(), pc);
+        }
+        r
     }
 
     fn eval(&mut self, terms: &[Term]) -> Option<Vec<Val>> {
