@@ -235,6 +235,8 @@ impl Uber {
         let mut targets = vec![Target::Null];
         let mut numbers = vec![0];
         let mut assume = Vec::new();
+        // The input locations so far that may alias `ty`.
+        let mut candidates: Vec<LocId> = Vec::new();
         // Whether each kind of location may alias `ty` (a few kinds, many locations).
         let mut kinds: Vec<(&ObjKind, bool)> = Vec::new();
         for l in &heap.inputs {
@@ -248,6 +250,7 @@ impl Uber {
                 }
             };
             if ok {
+                candidates.push(*l);
                 targets.push(Target::Loc(*l));
                 numbers.push(u64::from(l.0) + 1);
             }
@@ -298,13 +301,6 @@ impl Uber {
         // Aliasing a location requires it to exist. With many candidates this is one
         // constraint through the existence summary; with few, the plain implications
         // (which Z3 solves faster).
-        let candidates: Vec<LocId> = targets
-            .iter()
-            .filter_map(|t| match t {
-                Target::Loc(l) if (l.0 as usize) < heap.locs.len() => Some(*l),
-                _ => None,
-            })
-            .collect();
         if candidates.len() >= COMPACT
             && let Some(ex) = &heap.existence
         {
