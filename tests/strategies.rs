@@ -201,13 +201,15 @@ fn methods_run_alone_or_after_others_agree() {
     }
 }
 
-/// `--max-objects` bounds the objects an input has, for uber as for lazy: the uber heap
-/// drops the candidate locations a reference test rules out (a leaf read as null, a parent
-/// field read back as the parent), so a red-black tree of `this` and five nodes is reached
-/// under the same bound as lazy initialization reaches it, and no input is bigger.
+/// `--max-objects` bounds the objects an input has, for uber and POSE as for lazy: the uber
+/// heap drops the candidate locations a reference test rules out (a leaf read as null, a
+/// parent field read back as the parent), and POSE bounds the objects its symbols denote, not
+/// the symbols (a parent field read back is one more symbol but no more object). So a
+/// red-black tree of `this` and five nodes is reached under the same bound as lazy
+/// initialization reaches it, and no input is bigger.
 #[test]
-fn uber_max_objects_counts_objects_that_exist() {
-    for strategy in [Strategy::Lazy, Strategy::Uber] {
+fn max_objects_counts_objects_that_exist() {
+    for strategy in [Strategy::Lazy, Strategy::Uber, Strategy::Pose] {
         let mut config = Config { strategy, check_models: true, ..Config::default() };
         config.precondition = Some("repOK".into());
         config.bounds.precondition_depth = 200;
@@ -222,6 +224,25 @@ fn uber_max_objects_counts_objects_that_exist() {
             .collect();
         assert_eq!(sizes.iter().max(), Some(&6), "{strategy}: input sizes {sizes:?}");
     }
+}
+
+/// On a search tree repOK rules out every alias, so lazy initialization finishes one trace
+/// per program path within the object bound, and so does path-optimal POSE: the same number,
+/// when both bound the same objects. (When POSE bounded its symbols, a tree's null leaves
+/// used up the bound and it finished fewer.)
+#[test]
+fn pose_and_lazy_finish_the_same_paths_within_max_objects() {
+    let finished = |strategy| {
+        let mut config = Config { strategy, ..Config::default() };
+        config.precondition = Some("repOK".into());
+        config.bounds.precondition_depth = 40;
+        config.bounds.max_objects = 5;
+        let r = run_with("testdata/sir.jar", "sir.BinarySearchTree#min()I", config);
+        r.traces.iter().filter(|t| t.kind != TraceKind::Cut).count()
+    };
+    let (lazy, pose) = (finished(Strategy::Lazy), finished(Strategy::Pose));
+    assert_eq!(pose, lazy, "finished traces of BinarySearchTree#min: pose {pose}, lazy {lazy}");
+    assert!(lazy >= 20, "lazy finished {lazy} traces within 5 objects");
 }
 
 /// Distinct term nodes in the path conditions of all traces of `spec` under uber.

@@ -14,6 +14,7 @@ pub mod lazier;
 pub mod lazy;
 pub mod objects;
 pub mod pose;
+mod pose_bound;
 mod pose_chain;
 mod pose_concrete;
 

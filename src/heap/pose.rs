@@ -16,6 +16,7 @@ use std::collections::BTreeMap;
 use std::collections::HashSet;
 
 use super::objects::{PrimElems, elem_width};
+use super::pose_bound::{Cut, with_cut};
 use super::pose_chain::{KeyLog, chain, ite_value, sole_kind};
 use super::{Alt, Concrete, Ctx, HeapStrategy, Nullness, ObjKind, Test, Value, compatible, fields_of, fresh_kinds};
 use crate::classfile::{FieldId, JType};
@@ -48,6 +49,8 @@ pub struct Sym {
     pub declared: JType,
     /// The index (in `PoseHeap::kinds`) of the class of the object `Y` denotes.
     pub class: Term,
+    /// `Y` is a new object: non-null and unlike every earlier symbol.
+    pub fresh: Term,
     /// `H(Y)`: current values of the initialized fields.
     pub fields: BTreeMap<Key, Value<Term>>,
     /// The fresh value `Z` each field got at initialization, with a sequence number.
@@ -77,6 +80,10 @@ pub struct PoseHeap {
     /// Per key, the initializations and writes of symbols, from which reads build flat
     /// value chains.
     pub logs: BTreeMap<Key, KeyLog>,
+    /// Per `k`, whether the first `objects_upto` symbols denote at least `k` objects, for
+    /// `k` in `1..=max-objects` (see pose_bound.rs).
+    pub at_least: Vec<Term>,
+    pub objects_upto: usize,
 }
 
 /// A leaf of a reference term.
@@ -92,7 +99,7 @@ fn internal(msg: &str) -> Error {
 }
 
 /// A read's result: heap, value, constraints, and the guard of a `--max-objects` cut.
-type Read = (PoseHeap, Value<Term>, Vec<Term>, Option<Term>);
+type Read = (PoseHeap, Value<Term>, Vec<Term>, Option<Cut>);
 
 impl PoseHeap {
     fn kind_index(&mut self, k: &ObjKind) -> i32 {
@@ -156,7 +163,7 @@ impl PoseHeap {
 impl Pose {
     /// A new input symbol of declared type `ty`, with the constraints that tie its class to
     /// freshness and aliasing. Returns its index, constraints and a cut guard.
-    fn new_sym(cx: &mut Ctx<'_>, heap: &mut PoseHeap, name: &str, ty: &JType) -> (usize, Vec<Term>, Option<Term>) {
+    fn new_sym(cx: &mut Ctx<'_>, heap: &mut PoseHeap, name: &str, ty: &JType) -> (usize, Vec<Term>, Option<Cut>) {
         let var = cx.terms.var(name, Sort::Bv(32));
         // A symbol whose type admits one class only gets that class as a constant, so that its
         // aliasing constraints fold away.
@@ -171,7 +178,9 @@ impl Pose {
         // Object identities only matter up to equality, so the n-th symbol ranges over
         // 0..=n: null, the objects of the earlier symbols, or one more. This keeps symbols
         // below `ALLOC_BASE` and gives the solver tiny domains instead of 32-bit ones.
-        let top = cx.terms.int(heap.syms.len() as i32 + 1);
+        // `--max-objects` caps that range at `max + 1` (see pose_bound.rs).
+        let max = cx.config.bounds.max_objects.min(i32::MAX as u32 - 1) as i32;
+        let top = cx.terms.int((heap.syms.len() as i32 + 1).min(max + 1));
         let mut assume = vec![cx.terms.cmp(BvCmp::Ule, &var, &top)];
         let non_null = cx.terms.ne(&var, &zero);
         let mut distinct = vec![non_null.clone()];
@@ -208,12 +217,19 @@ impl Pose {
             .collect();
         let class_ok = cx.terms.or(&options);
         assume.push(cx.terms.implies(&fresh, &class_ok));
-        let cut = (heap.syms.len() as u32 >= cx.config.bounds.max_objects).then(|| fresh.clone());
+        let cut = Cut::of_new(cx, heap, &var, max);
         heap.syms.push(Sym {
             name: name.to_string(),
             var,
             declared: ty.clone(),
             class,
+            // One node (not a conjunction that flattens into every term using it), for the
+            // object counter of pose_bound.rs.
+            fresh: {
+                let same: Vec<Term> = distinct.iter().map(|d| cx.terms.not(d)).collect();
+                let same = cx.terms.or(&same);
+                cx.terms.not(&same)
+            },
             fields: BTreeMap::new(),
             initial: BTreeMap::new(),
         });
@@ -366,7 +382,7 @@ impl Pose {
                     h = h2;
                     assume.append(&mut a);
                     if let Some(c) = c {
-                        cuts.push(cx.terms.and2(&g, &c));
+                        cuts.push(c);
                     }
                     syms = true;
                 }
@@ -383,7 +399,7 @@ impl Pose {
             });
         }
         let Some(v) = v else { return Err(internal("a read through null")) };
-        let cut = (!cuts.is_empty()).then(|| cx.terms.or(&cuts));
+        let cut = Cut::any(cx, &cuts);
         Ok(with_cut(cx, h, assume, cut, v))
     }
 
@@ -417,7 +433,7 @@ impl Pose {
                     h = h2;
                     assume.append(&mut a);
                     if let Some(c) = c {
-                        cuts.push(cx.terms.and2(&g, &c));
+                        cuts.push(c);
                     }
                     sym_leaves.push(i);
                 }
@@ -442,32 +458,8 @@ impl Pose {
                 h.syms[j].fields.insert(key, new);
             }
         }
-        let cut = (!cuts.is_empty()).then(|| cx.terms.or(&cuts));
+        let cut = Cut::any(cx, &cuts);
         Ok(with_cut(cx, h, assume, cut, ()))
-    }
-}
-
-/// Alternatives of an operation: with a cut guard, the cut side and the rest.
-fn with_cut<T: Clone>(
-    cx: &mut Ctx<'_>,
-    heap: PoseHeap,
-    assume: Vec<Term>,
-    cut: Option<Term>,
-    v: T,
-) -> Vec<Alt<PoseHeap, T>> {
-    match cut {
-        None => vec![Alt { heap, assume, value: v, cut: None }],
-        Some(g) => {
-            let mut a1 = assume.clone();
-            a1.push(g.clone());
-            let mut a2 = assume;
-            a2.push(cx.terms.not(&g));
-            let why = format!("max-objects ({})", cx.config.bounds.max_objects);
-            vec![
-                Alt { heap: heap.clone(), assume: a1, value: v.clone(), cut: Some(why) },
-                Alt { heap, assume: a2, value: v, cut: None },
-            ]
-        }
     }
 }
 
@@ -502,7 +494,7 @@ impl HeapStrategy for Pose {
             assume.push(cx.terms.ne(&s.var, &zero));
         }
         if let Some(c) = cut {
-            assume.push(cx.terms.not(&c));
+            assume.push(c.keep);
         }
         Ok((s.var, assume))
     }
@@ -738,7 +730,7 @@ impl HeapStrategy for Pose {
                     h = h2;
                     assume.append(&mut a);
                     if let Some(c) = c {
-                        cuts.push(cx.terms.and2(&g, &c));
+                        cuts.push(c);
                     }
                     let Value::Int(arr) = contents else { return Err(internal("array contents of the wrong kind")) };
                     let stored = Value::Int(cx.terms.store(&arr, idx, &val));
@@ -749,7 +741,7 @@ impl HeapStrategy for Pose {
                 }
             }
         }
-        let cut = (!cuts.is_empty()).then(|| cx.terms.or(&cuts));
+        let cut = Cut::any(cx, &cuts);
         Ok(with_cut(cx, h, assume, cut, ()))
     }
 
