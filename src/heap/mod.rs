@@ -101,6 +101,22 @@ impl<H, T> Alt<H, T> {
     }
 }
 
+impl<H: Clone, T: Clone> Alt<H, T> {
+    /// The two sides of an operation a `--max-objects` cut may end: the cut side assumes
+    /// `taken` and ends as a cut trace; the continuing side assumes `keep`.
+    pub fn cut_or_keep(cx: &mut Ctx<'_>, heap: H, assume: Vec<Term>, taken: Term, keep: Term, value: T) -> Vec<Self> {
+        let mut a1 = assume.clone();
+        a1.push(taken);
+        let mut a2 = assume;
+        a2.push(keep);
+        let why = format!("max-objects ({})", cx.config.bounds.max_objects);
+        vec![
+            Alt { heap: heap.clone(), assume: a1, value: value.clone(), cut: Some(why) },
+            Alt { heap, assume: a2, value, cut: None },
+        ]
+    }
+}
+
 /// What a concretization starts from: the entry's arguments, the static fields the run
 /// touched with their values when it first touched them, and the return value.
 #[derive(Debug, Clone, Copy)]

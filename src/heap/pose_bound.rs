@@ -100,16 +100,6 @@ pub(super) fn with_cut<H: Clone, T: Clone>(
 ) -> Vec<Alt<H, T>> {
     match cut {
         None => vec![Alt { heap, assume, value: v, cut: None }],
-        Some(c) => {
-            let mut a1 = assume.clone();
-            a1.push(c.taken);
-            let mut a2 = assume;
-            a2.push(c.keep);
-            let why = format!("max-objects ({})", cx.config.bounds.max_objects);
-            vec![
-                Alt { heap: heap.clone(), assume: a1, value: v.clone(), cut: Some(why) },
-                Alt { heap, assume: a2, value: v, cut: None },
-            ]
-        }
+        Some(c) => Alt::cut_or_keep(cx, heap, assume, c.taken, c.keep, v),
     }
 }

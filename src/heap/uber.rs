@@ -398,15 +398,8 @@ impl Uber {
         match cut {
             None => vec![Alt { heap, assume, value: v, cut: None }],
             Some(g) => {
-                let mut a1 = assume.clone();
-                a1.push(g.clone());
-                let mut a2 = assume;
-                a2.push(cx.terms.not(&g));
-                let why = format!("max-objects ({})", cx.config.bounds.max_objects);
-                vec![
-                    Alt { heap: heap.clone(), assume: a1, value: v.clone(), cut: Some(why) },
-                    Alt { heap, assume: a2, value: v, cut: None },
-                ]
+                let keep = cx.terms.not(&g);
+                Alt::cut_or_keep(cx, heap, assume, g, keep, v)
             }
         }
     }
