@@ -101,20 +101,42 @@ impl<H, T> Alt<H, T> {
     }
 }
 
-impl<H: Clone, T: Clone> Alt<H, T> {
-    /// The two sides of an operation a `--max-objects` cut may end: the cut side assumes
-    /// `taken` and ends as a cut trace; the continuing side assumes `keep`.
-    pub fn cut_or_keep(cx: &mut Ctx<'_>, heap: H, assume: Vec<Term>, taken: Term, keep: Term, value: T) -> Vec<Self> {
-        let mut a1 = assume.clone();
-        a1.push(taken);
-        let mut a2 = assume;
-        a2.push(keep);
-        let why = format!("max-objects ({})", cx.config.bounds.max_objects);
-        vec![
-            Alt { heap: heap.clone(), assume: a1, value: value.clone(), cut: Some(why) },
-            Alt { heap, assume: a2, value, cut: None },
-        ]
+/// The guards of a `--max-objects` cut: the cut side assumes `taken`, the continuing side
+/// assumes `keep`.
+#[derive(Debug, Clone)]
+pub struct Cut {
+    pub taken: Term,
+    pub keep: Term,
+}
+
+impl Cut {
+    /// The cut that happens exactly when guard `g` holds.
+    pub fn when(cx: &mut Ctx<'_>, g: Option<Term>) -> Option<Cut> {
+        let g = g?;
+        let keep = cx.terms.not(&g);
+        Some(Cut { taken: g, keep })
     }
+}
+
+/// Alternatives of an operation a `--max-objects` cut may end: without a cut, one; with
+/// one, the cut side (which ends as a cut trace) and the continuing side.
+pub fn with_cut<H: Clone, T: Clone>(
+    cx: &mut Ctx<'_>,
+    heap: H,
+    assume: Vec<Term>,
+    cut: Option<Cut>,
+    value: T,
+) -> Vec<Alt<H, T>> {
+    let Some(c) = cut else { return vec![Alt { heap, assume, value, cut: None }] };
+    let mut a1 = assume.clone();
+    a1.push(c.taken);
+    let mut a2 = assume;
+    a2.push(c.keep);
+    let why = format!("max-objects ({})", cx.config.bounds.max_objects);
+    vec![
+        Alt { heap: heap.clone(), assume: a1, value: value.clone(), cut: Some(why) },
+        Alt { heap, assume: a2, value, cut: None },
+    ]
 }
 
 /// What a concretization starts from: the entry's arguments, the static fields the run

@@ -16,9 +16,10 @@ use std::collections::BTreeMap;
 use std::collections::HashSet;
 
 use super::objects::{PrimElems, elem_width};
-use super::pose_bound::{Cut, with_cut};
 use super::pose_chain::{KeyLog, chain, ite_value, sole_kind};
-use super::{Alt, Concrete, Ctx, HeapStrategy, Nullness, ObjKind, Test, Value, compatible, fields_of, fresh_kinds};
+use super::{
+    Alt, Concrete, Ctx, Cut, HeapStrategy, Nullness, ObjKind, Test, Value, compatible, fields_of, fresh_kinds, with_cut,
+};
 use crate::classfile::{FieldId, JType};
 use crate::term::{Assignment, BvCmp, Sort, Term, Val};
 use crate::{Error, Result};

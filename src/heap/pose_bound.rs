@@ -11,7 +11,7 @@
 //! covers it and no cut is reported.
 
 use super::pose::PoseHeap;
-use super::{Alt, Ctx};
+use super::{Ctx, Cut};
 use crate::term::Term;
 
 /// Up to this `--max-objects` the cut is exact (the earlier symbols denote `max` objects).
@@ -20,14 +20,6 @@ use crate::term::Term;
 /// lost, but the cut count is an over-count): the counter's queries grow with `max` times the
 /// symbols, and at the default of 64 they made a red-black `fixAfterInsert` take 231 s, not 3.
 pub(super) const EXACT_CUT_MAX: i32 = 8;
-
-/// The guards of a cut: `taken` (the cut side assumes it) and `keep` (the continuing side
-/// assumes it).
-#[derive(Debug, Clone)]
-pub(super) struct Cut {
-    pub taken: Term,
-    pub keep: Term,
-}
 
 impl Cut {
     /// The cut of a new symbol `var` after the symbols of `heap`, if the bound can apply to it.
@@ -87,19 +79,5 @@ impl PoseHeap {
             Some(t) => t.clone(),
             None => cx.terms.tru(),
         }
-    }
-}
-
-/// Alternatives of an operation: with a cut, the cut side and the continuing side.
-pub(super) fn with_cut<H: Clone, T: Clone>(
-    cx: &mut Ctx<'_>,
-    heap: H,
-    assume: Vec<Term>,
-    cut: Option<Cut>,
-    v: T,
-) -> Vec<Alt<H, T>> {
-    match cut {
-        None => vec![Alt { heap, assume, value: v, cut: None }],
-        Some(c) => Alt::cut_or_keep(cx, heap, assume, c.taken, c.keep, v),
     }
 }

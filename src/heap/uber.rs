@@ -31,7 +31,8 @@ use std::rc::Rc;
 
 use super::objects::{PrimElems, elem_width, fresh_prim};
 use super::{
-    Alt, ChoiceNames, Concrete, Ctx, HeapStrategy, Nullness, ObjKind, Test, Value, compatible, fields_of, fresh_kinds,
+    Alt, ChoiceNames, Concrete, Ctx, Cut, HeapStrategy, Nullness, ObjKind, Test, Value, compatible, fields_of,
+    fresh_kinds, with_cut,
 };
 use crate::classfile::{FieldId, JType};
 use crate::term::{Assignment, Sort, Term, Val};
@@ -387,23 +388,6 @@ impl Uber {
         Ok((h, v, assume, cut))
     }
 
-    /// Wraps a value as alternatives: with a cut guard, the cut side and the rest.
-    fn with_cut<T: Clone>(
-        cx: &mut Ctx<'_>,
-        heap: UberHeap,
-        assume: Vec<Term>,
-        cut: Option<Term>,
-        v: T,
-    ) -> Vec<Alt<UberHeap, T>> {
-        match cut {
-            None => vec![Alt { heap, assume, value: v, cut: None }],
-            Some(g) => {
-                let keep = cx.terms.not(&g);
-                Alt::cut_or_keep(cx, heap, assume, g, keep, v)
-            }
-        }
-    }
-
     /// Reads through every location of `r` with `read`, combining the values (VS / ite).
     /// `field` names the field read, whose summary then defines a reference value set.
     fn read_through(
@@ -455,7 +439,8 @@ impl Uber {
         {
             Rc::make_mut(n).via = Some((ptr, sources));
         }
-        Ok(Uber::with_cut(cx, h, assume, cut, v))
+        let cut = Cut::when(cx, cut);
+        Ok(with_cut(cx, h, assume, cut, v))
     }
 }
 
@@ -666,7 +651,8 @@ impl HeapStrategy for Uber {
             h.set_field(cx, l, f, new)?;
         }
         let cut = if cuts.is_empty() { None } else { Some(cx.terms.or(&cuts)) };
-        Ok(Uber::with_cut(cx, h, assume, cut, ()))
+        let cut = Cut::when(cx, cut);
+        Ok(with_cut(cx, h, assume, cut, ()))
     }
 
     fn get_static(&self, cx: &mut Ctx<'_>, heap: &UberHeap, f: FieldId) -> Result<Vec<Alt<UberHeap, Value<RefId>>>> {
@@ -692,7 +678,8 @@ impl HeapStrategy for Uber {
             (h, v, None)
         };
         h.statics.insert(f, v.clone());
-        Ok(Uber::with_cut(cx, h, assume, cut, v))
+        let cut = Cut::when(cx, cut);
+        Ok(with_cut(cx, h, assume, cut, v))
     }
 
     fn put_static(&self, _cx: &mut Ctx<'_>, heap: &UberHeap, f: FieldId, v: Value<RefId>) -> Result<UberHeap> {
@@ -761,7 +748,8 @@ impl HeapStrategy for Uber {
             }
         }
         let cut = if cuts.is_empty() { None } else { Some(cx.terms.or(&cuts)) };
-        Ok(Uber::with_cut(cx, h, assume, cut, ()))
+        let cut = Cut::when(cx, cut);
+        Ok(with_cut(cx, h, assume, cut, ()))
     }
 
     fn concretize(
