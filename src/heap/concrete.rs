@@ -7,7 +7,9 @@
 use std::collections::BTreeMap;
 
 use crate::classfile::{ClassTable, FieldId, JType};
-use crate::heap::ObjKind;
+use crate::heap::{ObjKind, Value};
+use crate::term::{Assignment, Term, Val, sign_extend};
+use crate::{Error, Result};
 
 /// A concrete value.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -99,5 +101,36 @@ impl Concrete {
             CVal::Null => "null".into(),
             CVal::Obj(i) => self.objects.get(*i).map(|o| o.name.clone()).unwrap_or_else(|| format!("obj{i}")),
         }
+    }
+}
+
+/// Longest array a concrete input may have (longer models are reported as an error).
+pub const MAX_CONCRETE_ARRAY: i64 = 1 << 16;
+
+/// Evaluates terms of one trace: the scalar model first, the pinned solver model for the rest.
+pub struct Numbers<'m, 'v> {
+    pub model: &'m Assignment,
+    pub values: &'v mut dyn FnMut(&[Term]) -> Option<Vec<Val>>,
+}
+
+impl Numbers<'_, '_> {
+    /// The signed value of a bit-vector term.
+    pub fn num(&mut self, t: &Term) -> Result<i64> {
+        if let Some(v) = self.model.eval_i64(t) {
+            return Ok(v);
+        }
+        match (self.values)(std::slice::from_ref(t)).as_deref() {
+            Some([Val::Bv(v)]) => Ok(sign_extend(*v, t.width())),
+            _ => Err(Error::Solver(format!("no model value for {t}"))),
+        }
+    }
+
+    /// A primitive value as a concrete value.
+    pub fn prim<R>(&mut self, v: &Value<R>) -> Result<Option<CVal>> {
+        Ok(match v {
+            Value::Int(t) => Some(CVal::Int(self.num(t)?)),
+            Value::Long(t) => Some(CVal::Long(self.num(t)?)),
+            Value::Ref(_) => None,
+        })
     }
 }

@@ -9,21 +9,12 @@
 //! alternatives of one operation are always exhaustive.
 
 pub mod concrete;
+pub mod graph;
 pub mod lazier;
-
 pub mod lazy;
 pub mod objects;
 pub mod pose;
-mod pose_bound;
-mod pose_chain;
-mod pose_concrete;
-
-mod replay;
 pub mod uber;
-mod uber_concrete;
-mod uber_prune;
-mod uber_summary;
-mod uber_values;
 
 use std::fmt::Debug;
 
@@ -179,8 +170,8 @@ pub enum Test {
     Cond(Term),
 }
 
-/// A heap algorithm. One implementation per file: `lazy.rs`, `lazier.rs`, `uber.rs`, `pose.rs`,
-/// and `concrete.rs` for replaying a concrete input.
+/// A heap algorithm. One implementation per folder: `lazy/`, `lazier/`, `uber/`, `pose/`
+/// (lazy and lazier# share the object graph of `graph/`, which also replays a concrete input).
 pub trait HeapStrategy {
     /// A reference value as held in locals and fields.
     type Ref: Clone + Debug + PartialEq;

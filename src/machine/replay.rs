@@ -9,6 +9,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use super::state::{Frame, FrameKind, State};
 use super::{Machine, Options, RunResult, Trace, TraceKind};
 use crate::config::Config;
+use crate::heap::graph;
 use crate::heap::lazy::Lazy;
 use crate::heap::{Concrete, Ctx};
 use crate::ir::LocalId;
@@ -57,7 +58,7 @@ pub fn replay<S: Solver>(
     cfg.bounds.precondition_depth = cfg.bounds.precondition_depth.max(REPLAY_PRECONDITION_DEPTH);
     let mut m = Machine::new(program, &cfg, Lazy, solver, Options::default());
     let entry = result.method_id;
-    let (heap, args) = Lazy::replay_heap(&mut Ctx { table: &program.table, terms: &mut m.terms, config: &cfg }, input);
+    let (heap, args) = graph::replay_heap(&mut Ctx { table: &program.table, terms: &mut m.terms, config: &cfg }, input);
     let body = program.body(entry)?.ok_or_else(|| Error::Usage(format!("{} has no code", result.method)))?;
     let mut frame = Frame::new(entry, body, FrameKind::Call);
     for (i, a) in args.iter().enumerate() {

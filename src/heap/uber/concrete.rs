@@ -1,13 +1,11 @@
 //! The uber-lazy heap under a model: the concrete input heap it stands for, and its picture.
 
-use super::Roots;
 use std::collections::BTreeMap;
 
-use super::concrete::default_of;
-use super::replay::{MAX_CONCRETE_ARRAY, Numbers};
-use super::uber::{LocId, RefId, Target, UberHeap};
-use super::{CObj, CVal, ChoiceNames, Concrete, Ctx, ObjKind, Value, fields_of};
+use super::{LocId, RefId, Target, UberHeap};
 use crate::classfile::JType;
+use crate::heap::concrete::{MAX_CONCRETE_ARRAY, Numbers, default_of};
+use crate::heap::{CObj, CVal, ChoiceNames, Concrete, Ctx, ObjKind, Roots, Value, fields_of};
 use crate::term::{Assignment, Term, Val};
 use crate::{Error, Result};
 
@@ -201,7 +199,7 @@ pub fn dot(cx: &mut Ctx<'_>, heap: &UberHeap) -> String {
         s.push_str(&format!("  r{} [shape=circle, label=\"r{}\"];\n", r.0, r.0));
         if let Ok(node) = heap.node(r) {
             for t in &node.targets {
-                let g = super::uber::guard(cx, &node.ptr, *t);
+                let g = super::guard(cx, &node.ptr, *t);
                 let to = match t {
                     Target::Null => "null".to_string(),
                     Target::Loc(l) => format!("l{}", l.0),

@@ -15,7 +15,7 @@
 use std::collections::BTreeSet;
 use std::rc::Rc;
 
-use super::uber::{LocId, RefId, Target, UberHeap};
+use super::{LocId, RefId, Target, UberHeap};
 use crate::classfile::FieldId;
 use crate::term::{Node, Term};
 

@@ -1,13 +1,11 @@
 //! The POSE heap under a model: symbols with equal values are one object.
 
-use super::Roots;
 use std::collections::BTreeMap;
 
-use super::concrete::default_of;
-use super::pose::{ALLOC_BASE, Key, PoseHeap};
-use super::replay::{MAX_CONCRETE_ARRAY, Numbers};
-use super::{CObj, CVal, Concrete, Ctx, ObjKind, Value, fields_of, fresh_kinds};
+use super::{ALLOC_BASE, Key, PoseHeap};
 use crate::classfile::JType;
+use crate::heap::concrete::{MAX_CONCRETE_ARRAY, Numbers, default_of};
+use crate::heap::{CObj, CVal, Concrete, Ctx, ObjKind, Roots, Value, fields_of, fresh_kinds};
 use crate::term::{Assignment, Term, Val};
 use crate::{Error, Result};
 

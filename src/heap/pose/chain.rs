@@ -1,7 +1,7 @@
 //! POSE's field values as flat chains over the symbols' initializations and writes.
 
-use super::{Ctx, ObjKind, Value};
 use crate::classfile::JType;
+use crate::heap::{Ctx, ObjKind, Value};
 use crate::term::Term;
 use crate::{Error, Result};
 

@@ -2,10 +2,10 @@
 //! existence array, and ranges of location numbers, so that constraints over many
 //! locations stay constant-size (see [`COMPACT`]).
 
-use super::uber::{LocId, PW, RefId, Target, UberHeap, number};
-use super::{Ctx, Value};
+use super::{LocId, PW, RefId, Target, UberHeap, number};
 use crate::Result;
 use crate::classfile::FieldId;
+use crate::heap::{Ctx, Value};
 use crate::term::{BvCmp, Sort, Term};
 
 /// From how many locations on a constraint over them takes its compact form (a range, a

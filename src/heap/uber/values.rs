@@ -1,9 +1,9 @@
 //! Value sets and guarded updates of the uber heap: how values read or written through a
 //! reference with several locations are combined into one value.
 
-use super::uber::{LocId, RefId, RefNode, Target, Uber, UberHeap, internal};
-use super::{Ctx, Value};
+use super::{LocId, RefId, RefNode, Target, Uber, UberHeap, internal};
 use crate::Result;
+use crate::heap::{Ctx, Value};
 use crate::term::Term;
 
 /// The union of target lists in order of first occurrence, with a bit set of the targets

@@ -11,18 +11,22 @@
 //! aliasing respects types: a fresh object has its declared class, an alias shares the
 //! class of what it aliases, which must fit the alias's declared type.
 
-use super::Roots;
+mod bound;
+mod chain;
+mod concrete;
+
 use std::collections::BTreeMap;
 use std::collections::HashSet;
 
-use super::objects::{PrimElems, elem_width};
-use super::pose_chain::{KeyLog, chain, ite_value, sole_kind};
-use super::{
-    Alt, Concrete, Ctx, Cut, HeapStrategy, Nullness, ObjKind, Test, Value, compatible, fields_of, fresh_kinds, with_cut,
-};
 use crate::classfile::{FieldId, JType};
+use crate::heap::objects::{PrimElems, elem_width};
+use crate::heap::{
+    Alt, Concrete, Ctx, Cut, HeapStrategy, Nullness, ObjKind, Roots, Test, Value, compatible, fields_of, fresh_kinds,
+    with_cut,
+};
 use crate::term::{Assignment, BvCmp, Sort, Term, Val};
 use crate::{Error, Result};
+use chain::{KeyLog, chain, ite_value, sole_kind};
 
 /// The POSE strategy.
 #[derive(Debug, Clone, Copy, Default)]
@@ -82,7 +86,7 @@ pub struct PoseHeap {
     /// value chains.
     pub logs: BTreeMap<Key, KeyLog>,
     /// Per `k`, whether the first `objects_upto` symbols denote at least `k` objects, for
-    /// `k` in `1..=max-objects` (see pose_bound.rs).
+    /// `k` in `1..=max-objects` (see bound.rs).
     pub at_least: Vec<Term>,
     pub objects_upto: usize,
 }
@@ -179,7 +183,7 @@ impl Pose {
         // Object identities only matter up to equality, so the n-th symbol ranges over
         // 0..=n: null, the objects of the earlier symbols, or one more. This keeps symbols
         // below `ALLOC_BASE` and gives the solver tiny domains instead of 32-bit ones.
-        // `--max-objects` caps that range at `max + 1` (see pose_bound.rs).
+        // `--max-objects` caps that range at `max + 1` (see bound.rs).
         let max = cx.config.bounds.max_objects.min(i32::MAX as u32 - 1) as i32;
         let top = cx.terms.int((heap.syms.len() as i32 + 1).min(max + 1));
         let mut assume = vec![cx.terms.cmp(BvCmp::Ule, &var, &top)];
@@ -225,7 +229,7 @@ impl Pose {
             declared: ty.clone(),
             class,
             // One node (not a conjunction that flattens into every term using it), for the
-            // object counter of pose_bound.rs.
+            // object counter of bound.rs.
             fresh: {
                 let same: Vec<Term> = distinct.iter().map(|d| cx.terms.not(d)).collect();
                 let same = cx.terms.or(&same);
@@ -287,7 +291,7 @@ impl Pose {
                 Value::Ref(h.syms[j].var.clone())
             }
             _ => {
-                let (v, a) = super::objects::fresh_prim::<Term>(cx.terms, &ty, &label);
+                let (v, a) = crate::heap::objects::fresh_prim::<Term>(cx.terms, &ty, &label);
                 assume = a;
                 if key == Key::Length
                     && let Some(t) = v.term()
@@ -505,7 +509,7 @@ impl HeapStrategy for Pose {
             .into_iter()
             .map(|f| {
                 let zero = cx.terms.int(0);
-                (f, super::objects::default_value(cx.terms, &cx.table.field(f).ty, zero))
+                (f, crate::heap::objects::default_value(cx.terms, &cx.table.field(f).ty, zero))
             })
             .collect();
         let prims = match &kind {
@@ -582,7 +586,7 @@ impl HeapStrategy for Pose {
             a.fields.get(&f).cloned().map_or_else(
                 || {
                     let zero = cx.terms.int(0);
-                    Ok(super::objects::default_value(cx.terms, &cx.table.field(f).ty, zero))
+                    Ok(crate::heap::objects::default_value(cx.terms, &cx.table.field(f).ty, zero))
                 },
                 Ok,
             )
@@ -614,7 +618,7 @@ impl HeapStrategy for Pose {
         let field = cx.table.field(f).clone();
         let zero = cx.terms.int(0);
         if !cx.config.symbolic_statics {
-            return Ok(vec![Alt::plain(heap.clone(), super::objects::default_value(cx.terms, &field.ty, zero))]);
+            return Ok(vec![Alt::plain(heap.clone(), crate::heap::objects::default_value(cx.terms, &field.ty, zero))]);
         }
         let label = format!("{}.{}", cx.table.class(field.owner).java_name(), field.name);
         let mut h = heap.clone();
@@ -622,7 +626,7 @@ impl HeapStrategy for Pose {
             let (i, a, c) = Pose::new_sym(cx, &mut h, &label, &field.ty);
             (Value::Ref(h.syms[i].var.clone()), a, c)
         } else {
-            let (v, a) = super::objects::fresh_prim::<Term>(cx.terms, &field.ty, &label);
+            let (v, a) = crate::heap::objects::fresh_prim::<Term>(cx.terms, &field.ty, &label);
             (v, a, None)
         };
         h.statics.insert(f, v.clone());
@@ -754,11 +758,11 @@ impl HeapStrategy for Pose {
         values: &mut dyn FnMut(&[Term]) -> Option<Vec<Val>>,
         roots: Roots<'_, Term>,
     ) -> Result<Concrete> {
-        super::pose_concrete::concretize(cx, heap, model, values, roots)
+        concrete::concretize(cx, heap, model, values, roots)
     }
 
     fn dot(&self, cx: &mut Ctx<'_>, heap: &PoseHeap) -> String {
-        super::pose_concrete::dot(cx, heap)
+        concrete::dot(cx, heap)
     }
 }
 

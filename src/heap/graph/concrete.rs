@@ -1,46 +1,14 @@
 //! Object graphs of the lazy family: concretizing them, drawing them, rebuilding them for replay.
 
-use super::Roots;
 use std::collections::BTreeMap;
 
-use super::concrete::default_of;
-use super::lazy::{LRef, LazyHeap};
-use super::objects::{Obj, ObjId, PrimElems, Slot};
-use super::{CObj, CVal, Concrete, Ctx, ObjKind, Value, fields_of, fresh_kinds};
+use super::{LRef, LazyHeap};
 use crate::classfile::JType;
-use crate::term::{Assignment, Term, Val, sign_extend};
+use crate::heap::concrete::{MAX_CONCRETE_ARRAY, Numbers, default_of};
+use crate::heap::objects::{Obj, ObjId, PrimElems, Slot};
+use crate::heap::{CObj, CVal, Concrete, Ctx, ObjKind, Roots, Value, fields_of, fresh_kinds};
+use crate::term::{Assignment, Term, Val};
 use crate::{Error, Result};
-
-/// Longest array a concrete input may have (longer models are reported as an error).
-pub const MAX_CONCRETE_ARRAY: i64 = 1 << 16;
-
-/// Evaluates terms of one trace: the scalar model first, the pinned solver model for the rest.
-pub struct Numbers<'m, 'v> {
-    pub model: &'m Assignment,
-    pub values: &'v mut dyn FnMut(&[Term]) -> Option<Vec<Val>>,
-}
-
-impl Numbers<'_, '_> {
-    /// The signed value of a bit-vector term.
-    pub fn num(&mut self, t: &Term) -> Result<i64> {
-        if let Some(v) = self.model.eval_i64(t) {
-            return Ok(v);
-        }
-        match (self.values)(std::slice::from_ref(t)).as_deref() {
-            Some([Val::Bv(v)]) => Ok(sign_extend(*v, t.width())),
-            _ => Err(Error::Solver(format!("no model value for {t}"))),
-        }
-    }
-
-    /// A primitive value as a concrete value.
-    pub fn prim<R>(&mut self, v: &Value<R>) -> Result<Option<CVal>> {
-        Ok(match v {
-            Value::Int(t) => Some(CVal::Int(self.num(t)?)),
-            Value::Long(t) => Some(CVal::Long(self.num(t)?)),
-            Value::Ref(_) => None,
-        })
-    }
-}
 
 /// Maps references of a lazy-family heap to concrete object indices.
 struct GraphMap<'h> {
@@ -285,8 +253,12 @@ pub fn build(cx: &mut Ctx<'_>, input: &Concrete) -> (LazyHeap, Vec<Value<LRef>>)
         }
         let array = if let ObjKind::Array(elem) = &o.kind {
             let len = cx.terms.int(o.elems_before.len() as i32);
-            let mut data =
-                super::objects::ArrayData { len, prims: None, refs: BTreeMap::new(), initial_refs: BTreeMap::new() };
+            let mut data = crate::heap::objects::ArrayData {
+                len,
+                prims: None,
+                refs: BTreeMap::new(),
+                initial_refs: BTreeMap::new(),
+            };
             if elem.is_reference() {
                 for (k, v) in o.elems_before.iter().enumerate() {
                     let v = to_value(cx, v);
@@ -294,7 +266,7 @@ pub fn build(cx: &mut Ctx<'_>, input: &Concrete) -> (LazyHeap, Vec<Value<LRef>>)
                     data.initial_refs.insert(k as i64, v);
                 }
             } else {
-                let w = super::objects::elem_width(elem);
+                let w = crate::heap::objects::elem_width(elem);
                 let mut p = PrimElems::new(None, w);
                 for (k, v) in o.elems_before.iter().enumerate() {
                     let idx = cx.terms.int(k as i32);

@@ -10,8 +10,8 @@
 //! same heap is also denoted with the fresh object at that number, so the continuing trace
 //! covers it and no cut is reported.
 
-use super::pose::PoseHeap;
-use super::{Ctx, Cut};
+use super::PoseHeap;
+use crate::heap::{Ctx, Cut};
 use crate::term::Term;
 
 /// Up to this `--max-objects` the cut is exact (the earlier symbols denote `max` objects).

@@ -7,10 +7,10 @@
 //! of each compatible materialized input object or a fresh one (and `null` unless the
 //! reference is already known to be non-null). The object graph is the lazy one.
 
-use super::lazy::{AbsSlot, LRef, Lazy, LazyHeap};
-use super::objects::{Slot, default_value, fresh_prim};
-use super::{Alt, Concrete, Ctx, HeapStrategy, Nullness, ObjKind, Roots, Test, Value};
 use crate::classfile::{FieldId, JType};
+use crate::heap::graph::{AbsSlot, LRef, LazyHeap, each, ops};
+use crate::heap::objects::{Slot, default_value, fresh_prim};
+use crate::heap::{Alt, Concrete, Ctx, HeapStrategy, Nullness, ObjKind, Roots, Test, Value};
 use crate::term::{Assignment, Term, Val};
 use crate::{Error, Result};
 
@@ -84,7 +84,7 @@ impl HeapStrategy for Lazier {
     }
 
     fn new_heap(&self, cx: &mut Ctx<'_>) -> LazyHeap {
-        Lazy.new_heap(cx)
+        ops::new_heap(cx)
     }
 
     fn null(&self, _cx: &mut Ctx<'_>) -> LRef {
@@ -99,11 +99,11 @@ impl HeapStrategy for Lazier {
         ty: &JType,
         receiver: bool,
     ) -> Result<(LRef, Vec<Term>)> {
-        Lazy.input(cx, heap, name, ty, receiver)
+        ops::input(cx, heap, name, ty, receiver)
     }
 
     fn alloc(&self, cx: &mut Ctx<'_>, heap: &mut LazyHeap, kind: ObjKind, len: Option<Term>) -> LRef {
-        Lazy.alloc(cx, heap, kind, len)
+        ops::alloc(cx, heap, kind, len)
     }
 
     fn null_split(&self, _cx: &mut Ctx<'_>, heap: &LazyHeap, r: &LRef) -> Result<Vec<Alt<LazyHeap, Nullness>>> {
@@ -139,11 +139,11 @@ impl HeapStrategy for Lazier {
             return Ok(vec![Alt::plain(heap.clone(), Test::Known(false))]);
         }
         // Two non-null references: the objects are needed (the lazy fallback).
-        Lazy.ref_eq(cx, heap, a, b)
+        ops::ref_eq(cx, heap, a, b)
     }
 
     fn classes(&self, cx: &mut Ctx<'_>, heap: &LazyHeap, r: &LRef) -> Result<Vec<Alt<LazyHeap, Vec<(ObjKind, Term)>>>> {
-        Lazy.classes(cx, heap, r)
+        ops::classes(cx, heap, r)
     }
 
     fn get_field(
@@ -153,7 +153,7 @@ impl HeapStrategy for Lazier {
         r: &LRef,
         f: FieldId,
     ) -> Result<Vec<Alt<LazyHeap, Value<LRef>>>> {
-        Lazy::each(
+        each(
             cx,
             heap,
             r,
@@ -183,13 +183,13 @@ impl HeapStrategy for Lazier {
         f: FieldId,
         v: Value<LRef>,
     ) -> Result<Vec<Alt<LazyHeap, ()>>> {
-        Lazy.put_field(cx, heap, r, f, v)
+        ops::put_field(cx, heap, r, f, v)
     }
 
     fn get_static(&self, cx: &mut Ctx<'_>, heap: &LazyHeap, f: FieldId) -> Result<Vec<Alt<LazyHeap, Value<LRef>>>> {
         let field = cx.table.field(f).clone();
         if heap.statics.contains_key(&f) || !cx.config.symbolic_statics {
-            return Lazy.get_static(cx, heap, f);
+            return ops::get_static(cx, heap, f);
         }
         let name = format!("{}.{}", cx.table.class(field.owner).java_name(), field.name);
         Lazier::read_abstract(cx, heap.clone(), Slot::Uninit, &field.ty, &name, |h, v| {
@@ -199,11 +199,11 @@ impl HeapStrategy for Lazier {
     }
 
     fn put_static(&self, cx: &mut Ctx<'_>, heap: &LazyHeap, f: FieldId, v: Value<LRef>) -> Result<LazyHeap> {
-        Lazy.put_static(cx, heap, f, v)
+        ops::put_static(cx, heap, f, v)
     }
 
     fn array_length(&self, cx: &mut Ctx<'_>, heap: &LazyHeap, r: &LRef) -> Result<Vec<Alt<LazyHeap, Term>>> {
-        Lazy.array_length(cx, heap, r)
+        ops::array_length(cx, heap, r)
     }
 
     fn array_load(
@@ -213,7 +213,7 @@ impl HeapStrategy for Lazier {
         r: &LRef,
         idx: &Term,
     ) -> Result<Vec<Alt<LazyHeap, Value<LRef>>>> {
-        Lazy::each(
+        each(
             cx,
             heap,
             r,
@@ -223,7 +223,7 @@ impl HeapStrategy for Lazier {
                 let ObjKind::Array(elem) = obj.kind.clone() else { return Err(internal("load from a non-array")) };
                 let arr = obj.array.as_ref().ok_or_else(|| internal("array without contents"))?;
                 if arr.prims.is_some() || !obj.input {
-                    return Lazy.array_load(cx, &h, &LRef::Obj(id), idx);
+                    return ops::array_load(cx, &h, &LRef::Obj(id), idx);
                 }
                 let k = idx.as_i64().ok_or_else(|| internal("symbolic index into a reference array"))?;
                 let slot = arr.refs.get(&k).cloned().unwrap_or(Slot::Uninit);
@@ -251,7 +251,7 @@ impl HeapStrategy for Lazier {
         idx: &Term,
         v: Value<LRef>,
     ) -> Result<Vec<Alt<LazyHeap, ()>>> {
-        Lazy.array_store(cx, heap, r, idx, v)
+        ops::array_store(cx, heap, r, idx, v)
     }
 
     fn concretize(
@@ -262,10 +262,10 @@ impl HeapStrategy for Lazier {
         values: &mut dyn FnMut(&[Term]) -> Option<Vec<Val>>,
         roots: Roots<'_, LRef>,
     ) -> Result<Concrete> {
-        Lazy.concretize(cx, heap, model, values, roots)
+        ops::concretize(cx, heap, model, values, roots)
     }
 
     fn dot(&self, cx: &mut Ctx<'_>, heap: &LazyHeap) -> String {
-        Lazy.dot(cx, heap)
+        ops::dot(cx, heap)
     }
 }

@@ -18,25 +18,29 @@
 //! domain constraints is the disjunction over shared locations of both guards) and the
 //! null/non-null of a dereference.
 //!
-//! With many locations (`uber_summary::COMPACT` or more) the constraints take constant-size
+//! With many locations (`summary::COMPACT` or more) the constraints take constant-size
 //! forms: a value set is `select(S_f, p(r))` over the field's summary array, a choice's
 //! domain is a range of location numbers, and "an alias must exist" reads the existence
 //! array. A guard `p(r) = #l` is built only when asked for. So each step of a loop over a
 //! list of length N adds O(1) terms, and the path condition grows linearly in N.
 
-use super::Roots;
-use super::uber_summary::{COMPACT, one_of};
+mod concrete;
+mod prune;
+mod summary;
+mod values;
+
 use std::collections::{BTreeMap, BTreeSet};
 use std::rc::Rc;
 
-use super::objects::{PrimElems, elem_width, fresh_prim};
-use super::{
-    Alt, ChoiceNames, Concrete, Ctx, Cut, HeapStrategy, Nullness, ObjKind, Test, Value, compatible, fields_of,
+use crate::classfile::{FieldId, JType};
+use crate::heap::objects::{PrimElems, elem_width, fresh_prim};
+use crate::heap::{
+    Alt, ChoiceNames, Concrete, Ctx, Cut, HeapStrategy, Nullness, ObjKind, Roots, Test, Value, compatible, fields_of,
     fresh_kinds, with_cut,
 };
-use crate::classfile::{FieldId, JType};
 use crate::term::{Assignment, Sort, Term, Val};
 use crate::{Error, Result};
+use summary::{COMPACT, one_of};
 
 /// The uber-lazy strategy.
 #[derive(Debug, Clone, Copy, Default)]
@@ -373,7 +377,7 @@ impl Uber {
         }
         let field = cx.table.field(f).clone();
         if !loc.input {
-            return Ok((heap, super::objects::default_value(cx.terms, &field.ty, NULL), Vec::new(), None));
+            return Ok((heap, crate::heap::objects::default_value(cx.terms, &field.ty, NULL), Vec::new(), None));
         }
         let label = format!("{}.{}", loc.name, field.name);
         let (mut h, v, assume, cut) = if field.ty.is_reference() {
@@ -507,7 +511,7 @@ impl HeapStrategy for Uber {
         heap.allocs += 1;
         let fields: Vec<(FieldId, Value<RefId>)> = fields_of(cx.table, &kind)
             .into_iter()
-            .map(|f| (f, super::objects::default_value(cx.terms, &cx.table.field(f).ty, NULL)))
+            .map(|f| (f, crate::heap::objects::default_value(cx.terms, &cx.table.field(f).ty, NULL)))
             .collect();
         let array = match (&kind, len) {
             (ObjKind::Array(e), Some(len)) => Some(UArray {
@@ -664,7 +668,7 @@ impl HeapStrategy for Uber {
         }
         let field = cx.table.field(f).clone();
         if !cx.config.symbolic_statics {
-            let v = super::objects::default_value(cx.terms, &field.ty, NULL);
+            let v = crate::heap::objects::default_value(cx.terms, &field.ty, NULL);
             return Ok(vec![Alt { heap: h, assume, value: v, cut: None }]);
         }
         let label = format!("{}.{}", cx.table.class(field.owner).java_name(), field.name);
@@ -760,11 +764,11 @@ impl HeapStrategy for Uber {
         values: &mut dyn FnMut(&[Term]) -> Option<Vec<Val>>,
         roots: Roots<'_, RefId>,
     ) -> Result<Concrete> {
-        super::uber_concrete::concretize(cx, heap, model, values, roots)
+        concrete::concretize(cx, heap, model, values, roots)
     }
 
     fn dot(&self, cx: &mut Ctx<'_>, heap: &UberHeap) -> String {
-        super::uber_concrete::dot(cx, heap)
+        concrete::dot(cx, heap)
     }
 
     fn choice_names(&self, heap: &UberHeap) -> ChoiceNames {
