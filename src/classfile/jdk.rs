@@ -1,77 +1,7 @@
-//! The JDK classes the machine knows without a class path: their names and superclass chain.
-//!
-//! These stay phantoms (no code, a few model fields); the machine's library models give their
-//! behaviour. Knowing the hierarchy is what makes `catch (RuntimeException e)` match a
-//! `NullPointerException` raised by the machine.
+//! Installs the JDK classes of [`crate::models::classes`] into a class table as phantoms.
 
 use super::{ClassTable, JType, access};
-
-/// (class, superclass) pairs, parents before children.
-const HIERARCHY: &[(&str, &str)] = &[
-    ("java/lang/Throwable", "java/lang/Object"),
-    ("java/lang/Exception", "java/lang/Throwable"),
-    ("java/lang/Error", "java/lang/Throwable"),
-    ("java/lang/RuntimeException", "java/lang/Exception"),
-    ("java/lang/NullPointerException", "java/lang/RuntimeException"),
-    ("java/lang/ArithmeticException", "java/lang/RuntimeException"),
-    ("java/lang/IndexOutOfBoundsException", "java/lang/RuntimeException"),
-    ("java/lang/ArrayIndexOutOfBoundsException", "java/lang/IndexOutOfBoundsException"),
-    ("java/lang/StringIndexOutOfBoundsException", "java/lang/IndexOutOfBoundsException"),
-    ("java/lang/NegativeArraySizeException", "java/lang/RuntimeException"),
-    ("java/lang/ClassCastException", "java/lang/RuntimeException"),
-    ("java/lang/ArrayStoreException", "java/lang/RuntimeException"),
-    ("java/lang/IllegalArgumentException", "java/lang/RuntimeException"),
-    ("java/lang/IllegalStateException", "java/lang/RuntimeException"),
-    ("java/lang/UnsupportedOperationException", "java/lang/RuntimeException"),
-    ("java/util/NoSuchElementException", "java/lang/RuntimeException"),
-    ("java/util/ConcurrentModificationException", "java/lang/RuntimeException"),
-    ("java/lang/CloneNotSupportedException", "java/lang/Exception"),
-    ("java/lang/AssertionError", "java/lang/Error"),
-    ("java/lang/StackOverflowError", "java/lang/Error"),
-    ("java/lang/Number", "java/lang/Object"),
-    ("java/lang/Integer", "java/lang/Number"),
-    ("java/lang/Long", "java/lang/Number"),
-    ("java/lang/Short", "java/lang/Number"),
-    ("java/lang/Byte", "java/lang/Number"),
-    ("java/lang/Character", "java/lang/Object"),
-    ("java/lang/Boolean", "java/lang/Object"),
-    ("java/lang/String", "java/lang/Object"),
-    ("java/lang/Math", "java/lang/Object"),
-];
-
-/// Final JDK classes (no subclass can exist).
-const FINAL: &[&str] = &[
-    "java/lang/Integer",
-    "java/lang/Long",
-    "java/lang/Short",
-    "java/lang/Byte",
-    "java/lang/Character",
-    "java/lang/Boolean",
-    "java/lang/String",
-    "java/lang/Math",
-];
-
-/// Fields the library models keep in JDK objects (exception messages, boxed values):
-/// (class, field, descriptor).
-const FIELDS: &[(&str, &str, &str)] = &[
-    ("java/lang/Throwable", "detailMessage", "Ljava/lang/String;"),
-    ("java/lang/Throwable", "cause", "Ljava/lang/Throwable;"),
-    ("java/lang/Integer", "value", "I"),
-    ("java/lang/Long", "value", "J"),
-    ("java/lang/Short", "value", "S"),
-    ("java/lang/Byte", "value", "B"),
-    ("java/lang/Character", "value", "C"),
-    ("java/lang/Boolean", "value", "Z"),
-];
-
-/// Interfaces of the JDK that subject code commonly implements.
-const INTERFACES: &[&str] = &[
-    "java/lang/Comparable",
-    "java/lang/Cloneable",
-    "java/io/Serializable",
-    "java/lang/Iterable",
-    "java/util/Iterator",
-];
+use crate::models::classes::{FIELDS, FINAL, HIERARCHY, INTERFACES};
 
 /// Registers the known JDK classes as phantoms with their real superclasses.
 pub(super) fn install(t: &mut ClassTable) {

@@ -1,6 +1,6 @@
-//! Models of the JDK methods data-structure code calls: Object, Throwable, Math, boxing.
+//! Carrying out the JDK models of [`crate::models`] on symbolic values.
 //!
-//! A call whose target is not on the class path runs a model found by walking the
+//! A call whose target is not on the class path runs the model found by walking the
 //! superclass chain of the named class (so `new NoSuchElementException("x")` uses the
 //! Throwable constructor model). Anything else is an error naming the method, or with
 //! `--havoc-unknown` a fresh symbolic result noted in the trace.
@@ -11,19 +11,10 @@ use super::state::{Next, State};
 use crate::classfile::MethodId;
 use crate::heap::{HeapStrategy, Test, Value};
 use crate::ir::{Call, LocalId};
+use crate::models::{self, Model};
 use crate::solver::Solver;
 use crate::term::{BvCmp, Sort};
 use crate::{Error, Result};
-
-/// Boxing classes: (class, primitive descriptor, unboxing method).
-const BOXES: &[(&str, &str, &str)] = &[
-    ("java/lang/Integer", "I", "intValue"),
-    ("java/lang/Long", "J", "longValue"),
-    ("java/lang/Short", "S", "shortValue"),
-    ("java/lang/Byte", "B", "byteValue"),
-    ("java/lang/Character", "C", "charValue"),
-    ("java/lang/Boolean", "Z", "booleanValue"),
-];
 
 impl<H: HeapStrategy, S: Solver> Machine<'_, H, S> {
     pub(super) fn library(
@@ -47,10 +38,8 @@ impl<H: HeapStrategy, S: Solver> Machine<'_, H, S> {
         let desc = call.method.desc.descriptor();
         let chain: Vec<String> =
             table.superclasses(call.method.owner).iter().map(|c| table.class(*c).name.clone()).collect();
-        for class in &chain {
-            if let Some(r) = self.model(st.clone(), dst, class, name, &desc, &args)? {
-                return Ok(r);
-            }
+        if let Some(model) = chain.iter().find_map(|class| models::lookup(class, name, &desc)) {
+            return self.run_model(st, dst, model, &args);
         }
         let shown = format!("{}#{}{}", table.class(call.method.owner).java_name(), name, desc);
         if !self.config.havoc_unknown {
@@ -88,62 +77,46 @@ impl<H: HeapStrategy, S: Solver> Machine<'_, H, S> {
         }
     }
 
-    /// The model of `class.name desc`, if there is one.
-    fn model(
+    /// Carries out `model` on the call's arguments.
+    fn run_model(
         &mut self,
         st: State<H>,
         dst: Option<LocalId>,
-        class: &str,
-        name: &str,
-        desc: &str,
+        model: Model,
         args: &[Value<H::Ref>],
-    ) -> Result<Option<Vec<Next<H>>>> {
+    ) -> Result<Vec<Next<H>>> {
         let int = |i: usize| args.get(i).and_then(|v| v.term()).cloned();
-        Ok(Some(match (class, name, desc) {
-            ("java/lang/Object", "<init>", "()V") => vec![self.finish_call(st, dst, None)],
-            ("java/lang/Throwable", "<init>", "()V") => vec![self.finish_call(st, dst, None)],
-            ("java/lang/Throwable", "<init>", "(Ljava/lang/String;)V") => {
-                self.set_fields(st, dst, args, "java/lang/Throwable", &[(1, "detailMessage")])?
-            }
-            ("java/lang/Throwable", "<init>", "(Ljava/lang/String;Ljava/lang/Throwable;)V") => {
-                self.set_fields(st, dst, args, "java/lang/Throwable", &[(1, "detailMessage"), (2, "cause")])?
-            }
-            ("java/lang/Throwable", "<init>", "(Ljava/lang/Throwable;)V") => {
-                self.set_fields(st, dst, args, "java/lang/Throwable", &[(1, "cause")])?
-            }
-            ("java/lang/Throwable", "getMessage" | "getLocalizedMessage", "()Ljava/lang/String;") => {
-                self.read_field(st, dst, args, "java/lang/Throwable", "detailMessage")?
-            }
-            ("java/lang/Throwable", "getCause", "()Ljava/lang/Throwable;") => {
-                self.read_field(st, dst, args, "java/lang/Throwable", "cause")?
-            }
-            ("java/lang/Object", "equals", "(Ljava/lang/Object;)Z") => self.identity_equals(st, dst, args)?,
-            ("java/lang/Object", "hashCode", "()I")
-            | ("java/lang/System", "identityHashCode", "(Ljava/lang/Object;)I") => {
+        let missing = |m: &Self, st: &State<H>| m.fault(st, "a JDK model called with arguments of the wrong kind");
+        Ok(match model {
+            Model::Nothing => vec![self.finish_call(st, dst, None)],
+            Model::Store { class, fields } => self.set_fields(st, dst, args, class, fields)?,
+            Model::Load { class, field } => self.read_field(st, dst, args, class, field)?,
+            Model::IdentityEquals => self.identity_equals(st, dst, args)?,
+            Model::IdentityHash => {
                 let mut st = st;
                 let n = st.notes.len();
                 st.notes.push("identity hash code modelled as a fresh symbolic int".into());
                 let v = self.terms.var(&format!("hash{n}"), Sort::Bv(32));
                 vec![self.finish_call(st, dst, Some(Value::Int(v)))]
             }
-            ("java/lang/Math", "max" | "min", "(II)I" | "(JJ)J") => {
-                let (Some(a), Some(b)) = (int(0), int(1)) else { return Ok(None) };
+            Model::MinMax { max, long_ } => {
+                let (Some(a), Some(b)) = (int(0), int(1)) else { return Err(missing(self, &st)) };
                 let lt = self.terms.cmp(BvCmp::Slt, &a, &b);
-                let v = if name == "max" { self.terms.ite(&lt, &b, &a) } else { self.terms.ite(&lt, &a, &b) };
-                let v = if desc == "(JJ)J" { Value::Long(v) } else { Value::Int(v) };
+                let v = if max { self.terms.ite(&lt, &b, &a) } else { self.terms.ite(&lt, &a, &b) };
+                let v = if long_ { Value::Long(v) } else { Value::Int(v) };
                 vec![self.finish_call(st, dst, Some(v))]
             }
-            ("java/lang/Math", "abs", "(I)I" | "(J)J") => {
-                let Some(a) = int(0) else { return Ok(None) };
+            Model::Abs { long_ } => {
+                let Some(a) = int(0) else { return Err(missing(self, &st)) };
                 let zero = self.terms.bv(a.width(), 0);
                 let neg = self.terms.cmp(BvCmp::Slt, &a, &zero);
                 let na = self.terms.neg(&a);
                 let v = self.terms.ite(&neg, &na, &a);
-                let v = if desc == "(J)J" { Value::Long(v) } else { Value::Int(v) };
+                let v = if long_ { Value::Long(v) } else { Value::Int(v) };
                 vec![self.finish_call(st, dst, Some(v))]
             }
-            ("java/lang/Integer" | "java/lang/Long", "compare", "(II)I" | "(JJ)I") => {
-                let (Some(a), Some(b)) = (int(0), int(1)) else { return Ok(None) };
+            Model::Compare => {
+                let (Some(a), Some(b)) = (int(0), int(1)) else { return Err(missing(self, &st)) };
                 let lt = self.terms.cmp(BvCmp::Slt, &a, &b);
                 let eq = self.terms.eq(&a, &b);
                 let (m1, z, one) = (self.terms.int(-1), self.terms.int(0), self.terms.int(1));
@@ -151,51 +124,39 @@ impl<H: HeapStrategy, S: Solver> Machine<'_, H, S> {
                 let v = self.terms.ite(&lt, &m1, &inner);
                 vec![self.finish_call(st, dst, Some(Value::Int(v)))]
             }
-            _ => return self.boxing(st, dst, class, name, desc, args),
-        }))
+            Model::ValueOf { class } => self.value_of(st, dst, class, args)?,
+        })
     }
 
-    /// `Integer.valueOf`, `new Integer(int)`, `intValue()` and the other boxes. Every
-    /// `valueOf` returns a new object (the JDK's small-value cache is not modelled).
-    fn boxing(
+    /// A new box of `class` holding argument 0.
+    fn value_of(
         &mut self,
         st: State<H>,
         dst: Option<LocalId>,
         class: &str,
-        name: &str,
-        desc: &str,
         args: &[Value<H::Ref>],
-    ) -> Result<Option<Vec<Next<H>>>> {
-        let Some((_, prim, unbox)) = BOXES.iter().find(|(c, _, _)| *c == class) else { return Ok(None) };
-        let Some(cid) = self.program.table.lookup(class) else { return Ok(None) };
-        if name == "valueOf" && desc == format!("({prim})L{class};") {
-            let mut st = st;
-            let r = self.strategy.alloc(cx!(self), &mut st.heap, crate::heap::ObjKind::Class(cid), None);
-            let mut all = vec![Value::Ref(r.clone())];
-            all.extend(args.iter().cloned());
-            let next = self.set_fields(st, None, &all, class, &[(1, "value")])?;
-            // set_fields advanced past the call; store the new box as the result.
-            return Ok(Some(
-                next.into_iter()
-                    .map(|n| match n {
-                        Next::Run(mut s) => {
-                            if let (Some(d), Some(f)) = (dst, s.top_mut()) {
-                                f.set(d, Value::Ref(r.clone()));
-                            }
-                            Next::Run(s)
-                        }
-                        other => other,
-                    })
-                    .collect(),
-            ));
-        }
-        if name == "<init>" && desc == format!("({prim})V") {
-            return Ok(Some(self.set_fields(st, dst, args, class, &[(1, "value")])?));
-        }
-        if name == *unbox && desc == format!("(){prim}") {
-            return Ok(Some(self.read_field(st, dst, args, class, "value")?));
-        }
-        Ok(None)
+    ) -> Result<Vec<Next<H>>> {
+        let Some(cid) = self.program.table.lookup(class) else {
+            return Err(Error::MissingClass { name: class.to_string(), context: Some("library model".into()) });
+        };
+        let mut st = st;
+        let r = self.strategy.alloc(cx!(self), &mut st.heap, crate::heap::ObjKind::Class(cid), None);
+        let mut all = vec![Value::Ref(r.clone())];
+        all.extend(args.iter().cloned());
+        let next = self.set_fields(st, None, &all, class, &[(1, "value")])?;
+        // set_fields advanced past the call; store the new box as the result.
+        Ok(next
+            .into_iter()
+            .map(|n| match n {
+                Next::Run(mut s) => {
+                    if let (Some(d), Some(f)) = (dst, s.top_mut()) {
+                        f.set(d, Value::Ref(r.clone()));
+                    }
+                    Next::Run(s)
+                }
+                other => other,
+            })
+            .collect())
     }
 
     /// Writes `args[i]` into field `f` of the receiver `args[0]`, then moves past the call.
@@ -228,7 +189,7 @@ impl<H: HeapStrategy, S: Solver> Machine<'_, H, S> {
         Ok(states.into_iter().map(|s| self.finish_call(s, dst, None)).collect())
     }
 
-    /// The field a library model keeps in a JDK class (see `classfile::jdk`).
+    /// The field a library model keeps in a JDK class (see `models::classes`).
     fn model_field(&self, class: &str, field: &str) -> Option<crate::classfile::FieldId> {
         let t = &self.program.table;
         let c = t.lookup(class)?;

@@ -1,0 +1,94 @@
+//! What uberlazy knows about the JDK without its class files: the classes the machine
+//! needs by name, and what the JDK methods that data-structure code calls do.
+//!
+//! Nothing here runs anything. [`classes`] lists JDK classes with their real superclass
+//! chain and the fields the models keep (the class table installs them as phantoms);
+//! [`lookup`] maps a call to a [`Model`], a description of the method's effect that the
+//! machine carries out on symbolic values (`machine/library.rs`). A call whose target is
+//! not on the class path looks up a model along the superclass chain of the named class,
+//! so `new NoSuchElementException("x")` uses Throwable's constructor model.
+
+pub mod classes;
+
+/// What a modelled JDK method does.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Model {
+    /// Nothing (`Object.<init>`, `Throwable.<init>()`).
+    Nothing,
+    /// Stores argument `i` into field `name` of the receiver (argument 0), for each pair
+    /// (`Throwable.<init>(String)`, `Integer.<init>(int)`); `class` declares the fields.
+    Store { class: &'static str, fields: &'static [(usize, &'static str)] },
+    /// Returns field `field` of the receiver (`getMessage`, `intValue`).
+    Load { class: &'static str, field: &'static str },
+    /// `Object.equals`: reference identity.
+    IdentityEquals,
+    /// `Object.hashCode`, `System.identityHashCode`: a fresh symbolic int.
+    IdentityHash,
+    /// `Math.min`/`max` of two ints (`long_`: longs).
+    MinMax { max: bool, long_: bool },
+    /// `Math.abs` of an int (`long_`: a long).
+    Abs { long_: bool },
+    /// `Integer.compare`/`Long.compare`: -1, 0 or 1.
+    Compare,
+    /// `Integer.valueOf(int)` and the other boxes: a new box holding argument 0 in
+    /// `class`'s `value` field (the JDK's small-value cache is not modelled).
+    ValueOf { class: &'static str },
+}
+
+/// Boxing classes: (class, primitive descriptor, unboxing method).
+const BOXES: &[(&str, &str, &str)] = &[
+    ("java/lang/Integer", "I", "intValue"),
+    ("java/lang/Long", "J", "longValue"),
+    ("java/lang/Short", "S", "shortValue"),
+    ("java/lang/Byte", "B", "byteValue"),
+    ("java/lang/Character", "C", "charValue"),
+    ("java/lang/Boolean", "Z", "booleanValue"),
+];
+
+/// The model of `class.name desc` as declared by exactly that class (internal names).
+pub fn lookup(class: &str, name: &str, desc: &str) -> Option<Model> {
+    const THROWABLE: &str = "java/lang/Throwable";
+    Some(match (class, name, desc) {
+        ("java/lang/Object", "<init>", "()V") | ("java/lang/Throwable", "<init>", "()V") => Model::Nothing,
+        ("java/lang/Throwable", "<init>", "(Ljava/lang/String;)V") => {
+            Model::Store { class: THROWABLE, fields: &[(1, "detailMessage")] }
+        }
+        ("java/lang/Throwable", "<init>", "(Ljava/lang/String;Ljava/lang/Throwable;)V") => {
+            Model::Store { class: THROWABLE, fields: &[(1, "detailMessage"), (2, "cause")] }
+        }
+        ("java/lang/Throwable", "<init>", "(Ljava/lang/Throwable;)V") => {
+            Model::Store { class: THROWABLE, fields: &[(1, "cause")] }
+        }
+        ("java/lang/Throwable", "getMessage" | "getLocalizedMessage", "()Ljava/lang/String;") => {
+            Model::Load { class: THROWABLE, field: "detailMessage" }
+        }
+        ("java/lang/Throwable", "getCause", "()Ljava/lang/Throwable;") => {
+            Model::Load { class: THROWABLE, field: "cause" }
+        }
+        ("java/lang/Object", "equals", "(Ljava/lang/Object;)Z") => Model::IdentityEquals,
+        ("java/lang/Object", "hashCode", "()I") | ("java/lang/System", "identityHashCode", "(Ljava/lang/Object;)I") => {
+            Model::IdentityHash
+        }
+        ("java/lang/Math", "max" | "min", "(II)I" | "(JJ)J") => {
+            Model::MinMax { max: name == "max", long_: desc == "(JJ)J" }
+        }
+        ("java/lang/Math", "abs", "(I)I" | "(J)J") => Model::Abs { long_: desc == "(J)J" },
+        ("java/lang/Integer" | "java/lang/Long", "compare", "(II)I" | "(JJ)I") => Model::Compare,
+        _ => return boxing(class, name, desc),
+    })
+}
+
+/// `Integer.valueOf`, `new Integer(int)`, `intValue()` and the other boxes.
+fn boxing(class: &str, name: &str, desc: &str) -> Option<Model> {
+    let (class, prim, unbox) = BOXES.iter().find(|(c, _, _)| *c == class)?;
+    if name == "valueOf" && desc == format!("({prim})L{class};") {
+        return Some(Model::ValueOf { class });
+    }
+    if name == "<init>" && desc == format!("({prim})V") {
+        return Some(Model::Store { class, fields: &[(1, "value")] });
+    }
+    if name == *unbox && desc == format!("(){prim}") {
+        return Some(Model::Load { class, field: "value" });
+    }
+    None
+}
