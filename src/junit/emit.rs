@@ -7,6 +7,7 @@ use super::java::{binary_name, comment, ident, literal, type_name, value};
 use super::{Junit, MethodTests};
 use crate::classfile::{ClassTable, FieldId, JType, MethodId};
 use crate::heap::{CObj, CVal, Concrete, ObjKind};
+use crate::inputs::{Step, rebuild_heap};
 use crate::machine::{RunResult, Trace, TraceKind};
 use crate::report::path_text;
 
@@ -28,13 +29,6 @@ fn var(i: usize) -> String {
 fn qualified(table: &ClassTable, f: FieldId) -> String {
     let fd = table.field(f);
     format!("{}.{}", binary_name(table, fd.owner), fd.name)
-}
-
-fn obj_type(table: &ClassTable, o: &CObj) -> String {
-    match &o.kind {
-        ObjKind::Class(c) => type_name(&JType::Class(table.class(*c).name.clone())),
-        ObjKind::Array(e) => format!("{}[]", type_name(e)),
-    }
 }
 
 /// A value stored in a field or element of type `ty` as an expression.
@@ -114,36 +108,27 @@ impl Target<'_> {
         Ok(s)
     }
 
-    /// Allocates every input object, then sets all their fields (so aliasing and cycles work).
+    /// Prints the steps that build the input (see [`crate::inputs`]).
     fn build_heap(&self, s: &mut String, c: &Concrete) {
         let table = self.table;
-        for (i, o) in c.objects.iter().enumerate().filter(|(_, o)| o.input) {
-            let ty = obj_type(table, o);
-            match &o.kind {
-                ObjKind::Class(_) => {
-                    let _ = writeln!(s, "        {ty} {} = Heap.alloc({ty}.class);", var(i));
+        for step in rebuild_heap(c).steps {
+            match step {
+                Step::Alloc { obj, class } => {
+                    let ty = type_name(&JType::Class(table.class(class).name.clone()));
+                    let _ = writeln!(s, "        {ty} {} = Heap.alloc({ty}.class);", var(obj));
                 }
-                ObjKind::Array(e) => {
-                    let n = o.elems_before.len();
-                    let base = type_name(e);
+                Step::NewArray { obj, elem, len } => {
+                    let base = type_name(&elem);
                     let (head, dims) = split_array(&base);
-                    let _ = writeln!(s, "        {ty} {} = new {head}[{n}]{dims};", var(i));
+                    let _ = writeln!(s, "        {base}[] {} = new {head}[{len}]{dims};", var(obj));
                 }
-            }
-        }
-        for (i, o) in c.objects.iter().enumerate().filter(|(_, o)| o.input) {
-            for (f, v) in &o.before {
-                let ty = &table.field(*f).ty;
-                if is_default(v) {
-                    continue;
+                Step::SetField { obj, field, value } => {
+                    let ty = &table.field(field).ty;
+                    let q = qualified(table, field);
+                    let _ = writeln!(s, "        Heap.set({}, \"{q}\", {});", var(obj), boxed(ty, &value));
                 }
-                let _ = writeln!(s, "        Heap.set({}, \"{}\", {});", var(i), qualified(table, *f), boxed(ty, v));
-            }
-            if let ObjKind::Array(e) = &o.kind {
-                for (k, v) in o.elems_before.iter().enumerate() {
-                    if !is_default(v) {
-                        let _ = writeln!(s, "        {}[{k}] = {};", var(i), expr(e, v));
-                    }
+                Step::SetElem { obj, index, elem, value } => {
+                    let _ = writeln!(s, "        {}[{index}] = {};", var(obj), expr(&elem, &value));
                 }
             }
         }
@@ -338,10 +323,6 @@ fn split_array(base: &str) -> (String, String) {
         Some(p) => (base[..p].to_string(), base[p..].to_string()),
         None => (base.to_string(), String::new()),
     }
-}
-
-fn is_default(v: &CVal) -> bool {
-    matches!(v, CVal::Null | CVal::Int(0) | CVal::Long(0))
 }
 
 /// Static final fields with a compile-time constant are never set or restored.
