@@ -8,13 +8,15 @@ pub mod cli;
 pub mod config;
 pub mod error;
 pub mod heap;
+pub mod inputs;
 pub mod ir;
 pub mod junit;
 pub mod lower;
 pub mod machine;
+pub mod models;
 pub mod output;
 pub mod report;
-pub mod run;
+pub mod session;
 pub mod solver;
 pub mod term;
 

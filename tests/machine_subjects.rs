@@ -5,13 +5,14 @@
 
 use uberlazy::config::{Config, Strategy};
 use uberlazy::heap::CVal;
-use uberlazy::machine::{Choice, Options, RunResult, TraceKind};
+use uberlazy::machine::{Choice, RunResult, TraceKind};
+use uberlazy::session::{ExploreOptions, Session};
 
 fn run_with(spec: &str, config: Config) -> RunResult {
-    let mut p = uberlazy::run::load("testdata/subjects.jar").unwrap();
-    let ms = uberlazy::run::methods(&p, &[spec.to_string()]).unwrap();
-    uberlazy::run::prepare(&mut p, &ms, &config).unwrap();
-    uberlazy::run::analyze(&p, ms[0], &config, Options::default()).unwrap_or_else(|e| panic!("{spec}: {e}"))
+    let strategy = config.strategy;
+    let mut s = Session::open("testdata/subjects.jar", config).unwrap();
+    let ms = s.methods(&[spec.to_string()]).unwrap();
+    s.explore(&ms, &[strategy], &ExploreOptions::default()).unwrap_or_else(|e| panic!("{spec}: {e}")).remove(0).result
 }
 
 fn lazy(spec: &str) -> RunResult {

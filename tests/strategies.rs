@@ -5,15 +5,20 @@
 use std::collections::BTreeSet;
 
 use uberlazy::config::{Config, Strategy};
-use uberlazy::lower::Program;
-use uberlazy::machine::{Decision, Options, RunResult, TraceKind};
+use uberlazy::machine::{Decision, RunResult, TraceKind};
+use uberlazy::session::{ExploreOptions, Session};
 
-fn program(jar: &str, specs: &[&str], config: &Config) -> (Program, Vec<uberlazy::classfile::MethodId>) {
-    let mut p = uberlazy::run::load(jar).unwrap();
+fn session(jar: &str, specs: &[&str], config: &Config) -> (Session, Vec<uberlazy::classfile::MethodId>) {
+    let s = Session::open(jar, config.clone()).unwrap();
     let specs: Vec<String> = specs.iter().map(|s| s.to_string()).collect();
-    let ms = uberlazy::run::methods(&p, &specs).unwrap();
-    uberlazy::run::prepare(&mut p, &ms, config).unwrap();
-    (p, ms)
+    let ms = s.methods(&specs).unwrap();
+    (s, ms)
+}
+
+/// Explores `m` with the session's configured strategy.
+fn explore(s: &mut Session, m: uberlazy::classfile::MethodId) -> uberlazy::Result<RunResult> {
+    let strategy = s.config().strategy;
+    Ok(s.explore(&[m], &[strategy], &ExploreOptions::default())?.remove(0).result)
 }
 
 fn run(jar: &str, spec: &str, strategy: Strategy) -> RunResult {
@@ -22,8 +27,8 @@ fn run(jar: &str, spec: &str, strategy: Strategy) -> RunResult {
 
 fn run_with(jar: &str, spec: &str, config: Config) -> RunResult {
     let strategy = config.strategy;
-    let (p, ms) = program(jar, &[spec], &config);
-    uberlazy::run::analyze(&p, ms[0], &config, Options::default()).unwrap_or_else(|e| panic!("{spec} {strategy}: {e}"))
+    let (mut s, ms) = session(jar, &[spec], &config);
+    explore(&mut s, ms[0]).unwrap_or_else(|e| panic!("{spec} {strategy}: {e}"))
 }
 
 /// The POSE paper's table (§2) plus the NullPointerException traces the paper leaves out.
@@ -72,11 +77,11 @@ const SIR_DEPTH: u32 = 8;
 #[test]
 fn strategies_agree_on_every_subject() {
     for jar in ["testdata/samples.jar", "testdata/subjects.jar", "testdata/sir.jar"] {
-        let p = uberlazy::run::load(jar).unwrap();
+        let s = Session::open(jar, Config::default()).unwrap();
         let mut specs = Vec::new();
-        for c in p.table.loaded_classes() {
+        for c in s.table().loaded_classes() {
             for m in &c.methods {
-                let m = p.table.method(*m);
+                let m = s.table().method(*m);
                 if m.has_code && !m.name.starts_with('<') {
                     specs.push(format!("{}#{}{}", c.java_name(), m.name, m.desc));
                 }
@@ -190,13 +195,13 @@ fn methods_run_alone_or_after_others_agree() {
         (r.stats.solver.queries, r.stats.solver.cache_hits, models)
     };
     let alone = {
-        let (p, ms) = program("testdata/sir.jar", &[second], &config);
-        fingerprint(&uberlazy::run::analyze(&p, ms[0], &config, Options::default()).unwrap())
+        let (mut s, ms) = session("testdata/sir.jar", &[second], &config);
+        fingerprint(&explore(&mut s, ms[0]).unwrap())
     };
     for round in 0..3 {
-        let (p, ms) = program("testdata/sir.jar", &[first, second], &config);
-        uberlazy::run::analyze(&p, ms[0], &config, Options::default()).unwrap();
-        let after = fingerprint(&uberlazy::run::analyze(&p, ms[1], &config, Options::default()).unwrap());
+        let (mut s, ms) = session("testdata/sir.jar", &[first, second], &config);
+        explore(&mut s, ms[0]).unwrap();
+        let after = fingerprint(&explore(&mut s, ms[1]).unwrap());
         assert_eq!(after, alone, "round {round}: {second} after {first} differs from {second} alone");
     }
 }

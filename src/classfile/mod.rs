@@ -9,6 +9,7 @@
 pub mod classpath;
 pub mod descriptor;
 mod jdk;
+mod names;
 pub mod parse;
 mod resolve;
 

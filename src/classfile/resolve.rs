@@ -159,36 +159,4 @@ impl ClassTable {
     pub fn loaded_subclasses(&self, c: ClassId) -> Vec<ClassId> {
         self.loaded_classes().into_iter().map(|k| k.id).filter(|k| self.is_subclass(*k, c)).collect()
     }
-
-    /// Finds the methods a user means by `pkg.Class#name` or `pkg.Class#name(desc)`.
-    /// Errors list the candidates (all methods of the class, or the matching overloads).
-    pub fn find_method(&self, spec: &str) -> crate::Result<MethodId> {
-        let (class_name, rest) = spec.split_once('#').ok_or_else(|| {
-            crate::Error::Usage(format!(
-                "method spec `{spec}` must look like pkg.Class#method or pkg.Class#method(descriptor)"
-            ))
-        })?;
-        let cid = self.lookup(class_name).filter(|c| self.class(*c).loaded).ok_or_else(|| {
-            crate::Error::MissingClass { name: class_name.to_string(), context: Some(format!("method spec {spec}")) }
-        })?;
-        let (name, desc) = match rest.find('(') {
-            Some(i) => (&rest[..i], Some(&rest[i..])),
-            None => (rest, None),
-        };
-        let all: Vec<MethodId> = self.class(cid).methods.clone();
-        let matching: Vec<MethodId> = all
-            .iter()
-            .copied()
-            .filter(|m| {
-                let m = self.method(*m);
-                m.name == name && desc.is_none_or(|d| m.desc.descriptor() == d)
-            })
-            .collect();
-        let show = |v: &[MethodId]| v.iter().map(|m| self.method_display(*m)).collect::<Vec<_>>();
-        match matching.len() {
-            1 => Ok(matching[0]),
-            0 => Err(crate::Error::UnknownMethod { spec: spec.to_string(), candidates: show(&all) }),
-            _ => Err(crate::Error::AmbiguousMethod { spec: spec.to_string(), candidates: show(&matching) }),
-        }
-    }
 }

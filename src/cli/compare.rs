@@ -3,8 +3,8 @@
 use clap::Args;
 
 use super::options::{AnalysisArgs, progress_enabled, strategies};
-use crate::machine::Options;
-use crate::report::{summarize, table};
+use crate::report::table;
+use crate::session::{ExploreOptions, Session};
 use crate::{Error, Result};
 
 /// Arguments of `uberlazy compare`.
@@ -36,27 +36,17 @@ pub fn run(args: &CompareArgs) -> Result<()> {
         return Err(Error::Usage("--strategies is empty".into()));
     }
     let base = args.analysis.config(strategies[0], args.check_models);
-    let mut program = crate::run::load(&args.cp)?;
-    let ms = crate::run::methods(&program, &args.methods)?;
-    crate::run::prepare(&mut program, &ms, &base)?;
-    let total = ms.len() * strategies.len();
-    let progress = progress_enabled();
-    let mut rows = Vec::with_capacity(total);
-    for (i, m) in ms.iter().enumerate() {
-        for (j, s) in strategies.iter().enumerate() {
-            if progress {
-                eprintln!("[{}/{total}] {} {s}", i * strategies.len() + j + 1, program.table.method_display(*m));
-            }
-            let config = args.analysis.config(*s, args.check_models);
-            let r = crate::run::analyze(
-                &program,
-                *m,
-                &config,
-                Options { counts_only: !args.check_models, ..Options::default() },
-            )?;
-            rows.push(summarize(&r, &config, crate::run::peak_mb()));
-        }
+    let mut session = Session::open(&args.cp, base)?;
+    let ms = session.methods(&args.methods)?;
+    if progress_enabled() {
+        session.on_progress(|p| eprintln!("[{}/{}] {} {}", p.index, p.total, p.method, p.strategy));
     }
+    let options = ExploreOptions { counts_only: !args.check_models, ..ExploreOptions::default() };
+    let mut rows = Vec::with_capacity(ms.len() * strategies.len());
+    session.explore_each(&ms, &strategies, &options, |e| {
+        rows.push(e.summary);
+        Ok(())
+    })?;
     let out = match args.format.as_str() {
         "csv" => table::csv(&rows),
         "json" => serde_json::to_string_pretty(&table::json(&rows)).map_err(|e| Error::Usage(e.to_string()))? + "\n",

@@ -1,14 +1,13 @@
 //! `uberlazy gen`: JUnit test sources for methods, one test per non-cut trace.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use clap::Args;
 
-use super::classpath::resolve_methods;
 use super::options::{AnalysisArgs, progress_enabled, strategies};
-use crate::junit::{self, Junit};
-use crate::machine::Options;
 use crate::output::{Written, ensure_dir, write_atomic};
+use crate::report::json;
+use crate::session::{EmittedFile, GenOptions, Junit, Session};
 use crate::{Error, Result};
 
 /// Arguments of `uberlazy gen`.
@@ -45,7 +44,7 @@ pub struct GenArgs {
     pub analysis: AnalysisArgs,
 }
 
-/// Explores each method, emits its test class and prints a summary.
+/// Explores each method, writes its test class and prints a summary.
 pub fn run(args: &GenArgs) -> Result<()> {
     let strategy = match strategies(&args.strategy)?.as_slice() {
         [s] => *s,
@@ -53,87 +52,87 @@ pub fn run(args: &GenArgs) -> Result<()> {
     };
     // An unwritable output directory is reported before any work starts.
     ensure_dir(&args.out)?;
-    let junit = if args.junit == "4" { Junit::Four } else { Junit::Five };
-    let config = args.analysis.config(strategy, false);
-    let mut program = crate::run::load(&args.cp)?;
-    let mut ms = Vec::new();
-    for spec in &args.methods {
-        for m in resolve_methods(&program.table, spec)? {
-            let md = program.table.method(m);
-            if md.has_code && !md.name.starts_with('<') && !ms.contains(&m) {
-                ms.push(m);
-            }
-        }
+    let mut session = Session::open(&args.cp, args.analysis.config(strategy, false))?;
+    let ms = session.targets(&args.methods)?;
+    if progress_enabled() {
+        session.on_progress(|p| eprintln!("[{}/{}] {} {}", p.index, p.total, p.method, p.strategy));
     }
-    crate::run::prepare(&mut program, &ms, &config)?;
-    let mut lines = Vec::new();
-    let mut kept = 0;
-    let helper = args.out.join(junit::runtime::PATH);
-    let w = write_atomic(&helper, junit::runtime::SOURCE, args.force)?;
-    if w == Written::Kept {
-        kept += 1;
-    }
-    lines.push(format!("runtime helper: {} ({})", helper.display(), written(w)));
+    let options = GenOptions {
+        junit: if args.junit == "4" { Junit::Four } else { Junit::Five },
+        validity: args.validity.clone(),
+    };
+    let mut out = Out { dir: &args.out, force: args.force, kept: 0, lines: Vec::new() };
+    out.write("runtime helper", &session.runtime_file())?;
     let mut failed: Vec<Error> = Vec::new();
     let mut stats: Vec<serde_json::Value> = Vec::new();
-    for (i, m) in ms.iter().enumerate() {
-        if progress_enabled() {
-            eprintln!("[{}/{}] {} {strategy}", i + 1, ms.len(), program.table.method_display(*m));
-        }
+    session.generate_each(&ms, strategy, &options, |method, tests| {
         // A method the engine cannot explore is reported and the others still get tests.
-        let r = match crate::run::analyze(&program, *m, &config, Options::default()) {
-            Ok(r) => r,
+        let t = match tests {
+            Ok(t) => t,
             Err(e) => {
-                lines.push(format!("{}: no tests: {e}", program.table.method_display(*m)));
+                out.lines.push(format!("{method}: no tests: {e}"));
                 failed.push(e);
-                continue;
+                return Ok(());
             }
         };
-        let options =
-            junit::Options { junit, precondition: config.precondition.as_deref(), validity: args.validity.as_deref() };
-        let tests = junit::emit(&program.table, &r, &options);
         if args.stats.is_some() {
-            let s = crate::report::summarize(&r, &config, crate::run::peak_mb());
-            let mut v = serde_json::to_value(&s).map_err(|e| Error::Usage(e.to_string()))?;
-            v["tests"] = serde_json::json!(tests.tests);
-            v["test_class"] = serde_json::json!(format!(
-                "{}{}",
-                if tests.package.is_empty() { String::new() } else { format!("{}.", tests.package) },
-                tests.class_name
-            ));
-            stats.push(v);
+            stats.push(json::gen_stats(&t.summary, t.tests, &t.test_class));
         }
-        let path = args.out.join(tests.path());
-        let w = write_atomic(&path, &tests.source, args.force)?;
-        if w == Written::Kept {
-            kept += 1;
-        }
-        lines.push(format!(
-            "{}: {} tests from {} traces, {} ({})",
-            r.method,
-            tests.tests,
-            r.traces.len(),
-            path.display(),
+        let w = out.put(&t.file)?;
+        out.lines.push(format!(
+            "{method}: {} tests from {} traces, {} ({})",
+            t.tests,
+            t.summary.traces,
+            args.out.join(&t.file.path).display(),
             written(w)
         ));
-        for (id, why) in &tests.skipped {
-            lines.push(format!("  trace {id} skipped: {why}"));
+        for (id, why) in &t.skipped {
+            out.lines.push(format!("  trace {id} skipped: {why}"));
         }
-    }
+        Ok(())
+    })?;
     if let Some(path) = &args.stats {
         let text = serde_json::to_string_pretty(&stats).map_err(|e| Error::Usage(e.to_string()))?;
         write_atomic(path, &text, true)?;
     }
-    for l in &lines {
+    for l in &out.lines {
         println!("{l}");
     }
-    if kept > 0 {
-        println!("{kept} existing files differ and were kept; use --force to overwrite them");
+    if out.kept > 0 {
+        println!("{} existing files differ and were kept; use --force to overwrite them", out.kept);
     }
     match failed.len() {
         0 => Ok(()),
         1 => Err(failed.remove(0)),
         n => Err(Error::Usage(format!("{n} methods could not be explored (see above)"))),
+    }
+}
+
+/// The output directory and what was written to it.
+struct Out<'a> {
+    dir: &'a Path,
+    force: bool,
+    /// Existing files that differ and were kept (no `--force`).
+    kept: usize,
+    /// The summary printed at the end.
+    lines: Vec<String>,
+}
+
+impl Out<'_> {
+    /// Writes a file atomically (replacing a different one only with `--force`).
+    fn put(&mut self, f: &EmittedFile) -> Result<Written> {
+        let w = write_atomic(&self.dir.join(&f.path), &f.contents, self.force)?;
+        if w == Written::Kept {
+            self.kept += 1;
+        }
+        Ok(w)
+    }
+
+    /// Writes a file and notes it in the summary as `what`.
+    fn write(&mut self, what: &str, f: &EmittedFile) -> Result<()> {
+        let w = self.put(f)?;
+        self.lines.push(format!("{what}: {} ({})", self.dir.join(&f.path).display(), written(w)));
+        Ok(())
     }
 }
 

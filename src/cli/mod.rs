@@ -6,7 +6,6 @@
 //! usage errors also exit with 2, and `--help`/`--version` with 0.
 
 pub mod classes;
-pub mod classpath;
 pub mod compare;
 pub mod generate;
 pub mod ir;
@@ -17,9 +16,6 @@ use std::ffi::OsString;
 
 use clap::{Parser, Subcommand};
 
-use crate::classfile::parse::catch_panic;
-use crate::classfile::{ClassTable, MethodId};
-use crate::ir::Body;
 use crate::{Error, Result};
 
 const EXAMPLES: &str = "\
@@ -96,25 +92,6 @@ pub fn dispatch(cmd: &Cmd) -> Result<()> {
         Cmd::Run(a) => run::run(a),
         Cmd::Compare(a) => compare::run(a),
         Cmd::Gen(a) => generate::run(a),
-    }
-}
-
-/// Why [`lower_guarded`] produced no body.
-#[derive(Debug)]
-pub enum Guarded {
-    /// The lowering reported an error (names class, method, offset, opcode).
-    Error(Error),
-    /// The lowering panicked: a bug. The message names the method and the panic.
-    Panic(String),
-}
-
-/// Lowers `m`, turning a panic in the lowering into [`Guarded::Panic`] (the last line of
-/// defence: the lowering is meant to return errors, never panic).
-pub fn lower_guarded(table: &mut ClassTable, m: MethodId) -> std::result::Result<Body, Guarded> {
-    match catch_panic(|| crate::lower::lower_method(table, m)) {
-        Ok(Ok(b)) => Ok(b),
-        Ok(Err(e)) => Err(Guarded::Error(e)),
-        Err(msg) => Err(Guarded::Panic(format!("lowering {} panicked: {msg}", table.method_display(m)))),
     }
 }
 

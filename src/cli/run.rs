@@ -5,9 +5,9 @@ use std::path::PathBuf;
 use clap::Args;
 
 use super::options::{AnalysisArgs, progress_enabled, strategies};
-use crate::machine::Options;
 use crate::output::{Written, ensure_dir, write_atomic};
-use crate::report::{json, summarize, text};
+use crate::report::{json, text};
+use crate::session::{ExploreOptions, Session};
 use crate::{Error, Result};
 
 /// Arguments of `uberlazy run`.
@@ -47,19 +47,19 @@ pub fn run(args: &RunArgs) -> Result<()> {
         ensure_dir(d)?;
     }
     let config = args.analysis.config(strategy, args.check_models);
-    let mut program = crate::run::load(&args.cp)?;
-    let ms = crate::run::methods(&program, std::slice::from_ref(&args.method))?;
-    crate::run::prepare(&mut program, &ms, &config)?;
+    let mut session = Session::open(&args.cp, config)?;
+    let ms = session.methods(std::slice::from_ref(&args.method))?;
     if progress_enabled() {
         eprintln!("exploring {} with {strategy} ...", args.method);
     }
-    let r = crate::run::analyze(&program, ms[0], &config, Options { dot: args.dot.is_some(), ..Options::default() })?;
-    let s = summarize(&r, &config, crate::run::peak_mb());
+    let options = ExploreOptions { dot: args.dot.is_some(), ..ExploreOptions::default() };
+    let e = session.explore(&ms, &[strategy], &options)?.remove(0);
+    let (r, s) = (&e.result, &e.summary);
     if args.json {
-        let v = json::run(&program.table, &r, &s);
+        let v = json::run(session.table(), r, s);
         println!("{}", serde_json::to_string_pretty(&v).map_err(|e| Error::Usage(e.to_string()))?);
     } else {
-        print!("{}", text::render(&program.table, &r, &s));
+        print!("{}", text::render(session.table(), r, s));
     }
     if let Some(dir) = &args.dot {
         let stem = args.method.replace(['#', '(', ')', ';', '/', '[', '<', '>'], "_");

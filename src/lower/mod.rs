@@ -20,6 +20,25 @@ use crate::{Error, Result};
 
 pub use method::lower_method;
 
+/// Why [`lower_guarded`] produced no body.
+#[derive(Debug)]
+pub enum Guarded {
+    /// The lowering reported an error (names class, method, offset, opcode).
+    Error(Error),
+    /// The lowering panicked: a bug. The message names the method and the panic.
+    Panic(String),
+}
+
+/// Lowers `m`, turning a panic in the lowering into [`Guarded::Panic`] (the last line of
+/// defence: the lowering is meant to return errors, never panic).
+pub fn lower_guarded(table: &mut ClassTable, m: MethodId) -> std::result::Result<Body, Guarded> {
+    match crate::classfile::parse::catch_panic(|| lower_method(table, m)) {
+        Ok(Ok(b)) => Ok(b),
+        Ok(Err(e)) => Err(Guarded::Error(e)),
+        Err(msg) => Err(Guarded::Panic(format!("lowering {} panicked: {msg}", table.method_display(m)))),
+    }
+}
+
 /// The class table plus the lowered bodies of the methods a run may execute.
 #[derive(Debug)]
 pub struct Program {

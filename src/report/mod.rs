@@ -1,5 +1,6 @@
 //! Reports of runs: counts, the text listing, stable JSON, comparison tables, heap pictures.
 
+pub mod classes;
 pub mod json;
 pub mod table;
 pub mod text;

@@ -1,0 +1,107 @@
+//! What a user types to name code: `pkg.Class`, `pkg.Class#method` and
+//! `pkg.Class#method(descriptor)`, resolved against the class table with errors that list
+//! the candidates.
+
+use super::{ClassId, ClassTable, MethodDesc, MethodId};
+use crate::{Error, Result};
+
+impl ClassTable {
+    /// The loaded class named `name` (`pkg.Class`, `pkg/Class` or `pkg.Outer$Inner`).
+    /// A class that is not on the class path is an error naming it; `context` says why it
+    /// was needed (e.g. the method spec).
+    pub fn find_class(&self, name: &str, context: Option<&str>) -> Result<ClassId> {
+        self.lookup(name)
+            .filter(|c| self.class(*c).loaded)
+            .ok_or_else(|| Error::MissingClass { name: name.to_string(), context: context.map(str::to_string) })
+    }
+
+    /// Resolves `pkg.Class#name` or `pkg.Class#name(descriptor)` to one method declared by
+    /// the class. The descriptor may use `.` or `/` in class names. An unknown class is an
+    /// error naming it; an unknown method lists every method of the class (with
+    /// descriptors); a name with several overloads and no descriptor lists the overloads.
+    pub fn find_method(&self, spec: &str) -> Result<MethodId> {
+        let malformed =
+            || Error::Usage(format!("method `{spec}` must look like pkg.Class#method or pkg.Class#method(descriptor)"));
+        let (class_name, rest) = spec.split_once('#').ok_or_else(malformed)?;
+        if class_name.is_empty() || rest.is_empty() {
+            return Err(malformed());
+        }
+        let class = self.find_class(class_name, Some(&format!("method {spec}")))?;
+        let (name, desc) = match rest.find('(') {
+            Some(i) => {
+                let d = rest[i..].replace('.', "/");
+                let parsed = MethodDesc::parse(&d)
+                    .ok_or_else(|| Error::Usage(format!("method `{spec}`: malformed descriptor {}", &rest[i..])))?;
+                (&rest[..i], Some(parsed))
+            }
+            None => (rest, None),
+        };
+        let all: &[MethodId] = &self.class(class).methods;
+        let named: Vec<MethodId> = all.iter().copied().filter(|m| self.method(*m).name == name).collect();
+        let matching: Vec<MethodId> =
+            named.iter().copied().filter(|m| desc.as_ref().is_none_or(|d| &self.method(*m).desc == d)).collect();
+        let show = |v: &[MethodId]| v.iter().map(|m| self.method_display(*m)).collect::<Vec<_>>();
+        match matching.as_slice() {
+            [m] => Ok(*m),
+            [] => Err(Error::UnknownMethod {
+                spec: spec.to_string(),
+                candidates: if named.is_empty() { show(all) } else { show(&named) },
+            }),
+            many => Err(Error::AmbiguousMethod { spec: spec.to_string(), candidates: show(many) }),
+        }
+    }
+
+    /// Resolves either a method spec (with `#`) to that method, or a class name to every
+    /// method of the class, in class-file order.
+    pub fn find_methods(&self, spec: &str) -> Result<Vec<MethodId>> {
+        if spec.contains('#') {
+            return self.find_method(spec).map(|m| vec![m]);
+        }
+        let class = self.find_class(spec, None)?;
+        Ok(self.class(class).methods.clone())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+    use super::*;
+    use crate::classfile::{JType, access};
+
+    fn table() -> ClassTable {
+        let mut t = ClassTable::new();
+        let c = t.intern("p/Over");
+        t.class_mut(c).loaded = true;
+        let d = |s: &str| MethodDesc::parse(s).unwrap();
+        t.add_method(c, "add".into(), d("(I)I"), access::PUBLIC, true);
+        t.add_method(c, "add".into(), d("(J)J"), access::PUBLIC, true);
+        t.add_method(c, "one".into(), d("(Ljava/lang/Object;)V"), access::PUBLIC, true);
+        t.intern("p/Phantom");
+        t
+    }
+
+    #[test]
+    fn resolves_and_reports() {
+        let t = table();
+        let m = t.find_method("p.Over#one").unwrap();
+        assert_eq!(t.method(m).name, "one");
+        let m = t.find_method("p.Over#add(J)J").unwrap();
+        assert_eq!(t.method(m).desc.ret, Some(JType::Long));
+        assert_eq!(t.find_method("p/Over#one(Ljava.lang.Object;)V").unwrap(), t.find_method("p.Over#one").unwrap());
+
+        let e = t.find_method("p.Over#add").unwrap_err().to_string();
+        assert!(e.contains("ambiguous") && e.contains("p.Over#add(I)I") && e.contains("p.Over#add(J)J"), "{e}");
+        let e = t.find_method("p.Over#add(Z)Z").unwrap_err().to_string();
+        assert!(e.contains("unknown method p.Over#add(Z)Z") && e.contains("add(I)I") && !e.contains("one"), "{e}");
+        let e = t.find_method("p.Over#nope").unwrap_err().to_string();
+        assert!(e.contains("unknown method") && e.contains("p.Over#one(Ljava/lang/Object;)V"), "{e}");
+        let e = t.find_method("p.Phantom#x").unwrap_err().to_string();
+        assert!(e.contains("class p.Phantom not found"), "{e}");
+        let e = t.find_method("p.Over").unwrap_err().to_string();
+        assert!(e.contains("pkg.Class#method"), "{e}");
+        let e = t.find_method("p.Over#add(Q)").unwrap_err().to_string();
+        assert!(e.contains("malformed descriptor"), "{e}");
+        assert_eq!(t.find_methods("p.Over").unwrap().len(), 3);
+    }
+}

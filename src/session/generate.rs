@@ -1,0 +1,112 @@
+//! `generate`: explore each method with one strategy and turn its traces into a JUnit test
+//! class, as file contents (the caller writes them).
+
+use std::path::PathBuf;
+
+use super::{ExploreOptions, Session};
+use crate::Result;
+use crate::classfile::MethodId;
+use crate::config::Strategy;
+use crate::junit::{self, Junit};
+use crate::report::Summary;
+
+/// How to emit tests.
+#[derive(Debug, Clone)]
+pub struct GenOptions {
+    pub junit: Junit,
+    /// A boolean method of the receiver whose value on each rebuilt input the test records
+    /// (`Heap.valid`), without asserting it.
+    pub validity: Option<String>,
+}
+
+impl Default for GenOptions {
+    fn default() -> Self {
+        GenOptions { junit: Junit::Five, validity: None }
+    }
+}
+
+/// A generated file: its path below the output directory and its contents.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct EmittedFile {
+    pub path: PathBuf,
+    pub contents: String,
+}
+
+/// The test class of one method.
+#[derive(Debug, Clone)]
+pub struct GeneratedTests {
+    pub file: EmittedFile,
+    /// The test class's qualified name (`samples.Chain_hasNull4Test`).
+    pub test_class: String,
+    /// `@Test` methods written.
+    pub tests: usize,
+    /// Traces without a test: (trace id, reason).
+    pub skipped: Vec<(usize, String)>,
+    /// The counts of the exploration the tests come from.
+    pub summary: Summary,
+}
+
+/// Everything one `generate` produced: the runtime helper the tests use, and per method
+/// (`pkg.Class#name(desc)`) its tests or why the engine could not explore it.
+#[derive(Debug, Clone)]
+pub struct Generated {
+    pub runtime: EmittedFile,
+    pub methods: Vec<(String, Result<GeneratedTests>)>,
+}
+
+impl Session {
+    /// The runtime helper every emitted test class uses.
+    pub fn runtime_file(&self) -> EmittedFile {
+        EmittedFile { path: PathBuf::from(junit::runtime::PATH), contents: junit::runtime::SOURCE.to_string() }
+    }
+
+    /// Tests for each method, explored with `strategy`. A method the engine cannot explore
+    /// does not stop the others: its entry holds the error.
+    pub fn generate(&mut self, methods: &[MethodId], strategy: Strategy, options: &GenOptions) -> Result<Generated> {
+        let mut out = Vec::new();
+        self.generate_each(methods, strategy, options, |m, r| {
+            out.push((m.to_string(), r));
+            Ok(())
+        })?;
+        Ok(Generated { runtime: self.runtime_file(), methods: out })
+    }
+
+    /// As [`Session::generate`], handing each method's tests to `sink` as soon as they are
+    /// made (so that a caller can write them while the next method runs). An error `sink`
+    /// returns stops the run.
+    pub fn generate_each(
+        &mut self,
+        methods: &[MethodId],
+        strategy: Strategy,
+        options: &GenOptions,
+        mut sink: impl FnMut(&str, Result<GeneratedTests>) -> Result<()>,
+    ) -> Result<()> {
+        self.prepare(methods)?;
+        for (i, m) in methods.iter().enumerate() {
+            self.report_progress(i + 1, methods.len(), *m, strategy);
+            let name = self.method_name(*m);
+            let tests = self.tests_of(*m, strategy, options);
+            sink(&name, tests)?;
+        }
+        Ok(())
+    }
+
+    fn tests_of(&self, m: MethodId, strategy: Strategy, options: &GenOptions) -> Result<GeneratedTests> {
+        let e = self.explore_one(m, strategy, &ExploreOptions::default())?;
+        let jopts = junit::Options {
+            junit: options.junit,
+            precondition: self.config.precondition.as_deref(),
+            validity: options.validity.as_deref(),
+        };
+        let t = junit::emit(&self.program.table, &e.result, &jopts);
+        let test_class =
+            if t.package.is_empty() { t.class_name.clone() } else { format!("{}.{}", t.package, t.class_name) };
+        Ok(GeneratedTests {
+            file: EmittedFile { path: t.path(), contents: t.source },
+            test_class,
+            tests: t.tests,
+            skipped: t.skipped,
+            summary: e.summary,
+        })
+    }
+}
