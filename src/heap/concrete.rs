@@ -134,3 +134,15 @@ impl Numbers<'_, '_> {
         })
     }
 }
+
+/// A primitive array element as the JVM stores it.
+pub fn narrow(elem: &JType, v: i64) -> CVal {
+    match elem {
+        JType::Long => CVal::Long(v),
+        JType::Byte => CVal::Int(i64::from(v as i8)),
+        JType::Short => CVal::Int(i64::from(v as i16)),
+        JType::Char => CVal::Int(i64::from(v as u16)),
+        JType::Boolean => CVal::Int(v & 1),
+        _ => CVal::Int(i64::from(v as i32)),
+    }
+}

@@ -3,8 +3,7 @@
 use std::collections::BTreeMap;
 
 use super::{LRef, LazyHeap};
-use crate::classfile::JType;
-use crate::heap::concrete::{MAX_CONCRETE_ARRAY, Numbers, default_of};
+use crate::heap::concrete::{MAX_CONCRETE_ARRAY, Numbers, default_of, narrow};
 use crate::heap::objects::{Obj, ObjId, PrimElems, Slot};
 use crate::heap::{CObj, CVal, Concrete, Ctx, ObjKind, Roots, Value, fields_of, fresh_kinds};
 use crate::term::{Assignment, Term, Val};
@@ -162,18 +161,6 @@ fn array_elems(
         before.clear();
     }
     Ok((before, after))
-}
-
-/// A primitive array element as the JVM stores it.
-fn narrow(elem: &JType, v: i64) -> CVal {
-    match elem {
-        JType::Long => CVal::Long(v),
-        JType::Byte => CVal::Int(i64::from(v as i8)),
-        JType::Short => CVal::Int(i64::from(v as i16)),
-        JType::Char => CVal::Int(i64::from(v as u16)),
-        JType::Boolean => CVal::Int(v & 1),
-        _ => CVal::Int(i64::from(v as i32)),
-    }
 }
 
 /// Graphviz source of a lazy-family heap: objects as boxes, fields as labelled edges,

@@ -4,7 +4,7 @@ use std::collections::BTreeMap;
 
 use super::{ALLOC_BASE, Key, PoseHeap};
 use crate::classfile::JType;
-use crate::heap::concrete::{MAX_CONCRETE_ARRAY, Numbers, default_of};
+use crate::heap::concrete::{MAX_CONCRETE_ARRAY, Numbers, default_of, narrow};
 use crate::heap::{CObj, CVal, Concrete, Ctx, ObjKind, Roots, Value, fields_of, fresh_kinds};
 use crate::term::{Assignment, Term, Val};
 use crate::{Error, Result};
@@ -211,17 +211,6 @@ fn check_len(name: &str, len: i64) -> Result<()> {
         Ok(())
     } else {
         Err(Error::Solver(format!("array {name} has length {len} in the model, beyond {MAX_CONCRETE_ARRAY}")))
-    }
-}
-
-fn narrow(elem: &JType, v: i64) -> CVal {
-    match elem {
-        JType::Long => CVal::Long(v),
-        JType::Byte => CVal::Int(i64::from(v as i8)),
-        JType::Short => CVal::Int(i64::from(v as i16)),
-        JType::Char => CVal::Int(i64::from(v as u16)),
-        JType::Boolean => CVal::Int(v & 1),
-        _ => CVal::Int(i64::from(v as i32)),
     }
 }
 

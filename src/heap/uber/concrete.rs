@@ -3,8 +3,7 @@
 use std::collections::BTreeMap;
 
 use super::{LocId, RefId, Target, UberHeap};
-use crate::classfile::JType;
-use crate::heap::concrete::{MAX_CONCRETE_ARRAY, Numbers, default_of};
+use crate::heap::concrete::{MAX_CONCRETE_ARRAY, Numbers, default_of, narrow};
 use crate::heap::{CObj, CVal, ChoiceNames, Concrete, Ctx, ObjKind, Roots, Value, fields_of};
 use crate::term::{Assignment, Term, Val};
 use crate::{Error, Result};
@@ -154,17 +153,6 @@ fn elements(cx: &mut Ctx<'_>, rs: &mut Resolver<'_, '_, '_>, l: LocId) -> Result
         before.clear();
     }
     Ok((before, after))
-}
-
-fn narrow(elem: &JType, v: i64) -> CVal {
-    match elem {
-        JType::Long => CVal::Long(v),
-        JType::Byte => CVal::Int(i64::from(v as i8)),
-        JType::Short => CVal::Int(i64::from(v as i16)),
-        JType::Char => CVal::Int(i64::from(v as u16)),
-        JType::Boolean => CVal::Int(v & 1),
-        _ => CVal::Int(i64::from(v as i32)),
-    }
 }
 
 /// Graphviz source of the symbolic heap as the paper draws it: references as circles,
