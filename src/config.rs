@@ -72,6 +72,9 @@ pub struct Bounds {
     /// input does not eat the method's budget. Forced decisions there are free up to
     /// [`PRE_FORCED_PER_FORK`] per allowed fork.
     pub precondition_depth: u32,
+    /// Resident memory of the process, in MiB, above which an exploration stops (its
+    /// pending states end as traces cut by `max-memory`).
+    pub max_memory_mb: u64,
 }
 
 impl Default for Bounds {
@@ -83,6 +86,7 @@ impl Default for Bounds {
             time_limit_s: DEFAULT_TIME_LIMIT_S,
             max_array_length: DEFAULT_MAX_ARRAY_LENGTH,
             precondition_depth: DEFAULT_PRECONDITION_DEPTH,
+            max_memory_mb: DEFAULT_MAX_MEMORY_MB,
         }
     }
 }
@@ -105,6 +109,9 @@ pub const DEFAULT_MAX_OBJECTS: u32 = 64;
 pub const DEFAULT_MAX_CALLS: u32 = 32;
 /// Default of `--time-limit` (seconds).
 pub const DEFAULT_TIME_LIMIT_S: u64 = 300;
+/// Default of `--max-memory` (MiB) where the machine's memory is not known; the CLI's
+/// default is half of the machine's memory, at most this ([`crate::budget::default_max_memory_mb`]).
+pub const DEFAULT_MAX_MEMORY_MB: u64 = 4096;
 /// Default per-query solver timeout in milliseconds (`--solver-timeout`).
 pub const DEFAULT_SOLVER_TIMEOUT_MS: u32 = 10_000;
 

@@ -3,6 +3,7 @@
 //! The pipeline flows one way (see ARCHITECTURE.md):
 //! [`classfile`] → [`lower`] → [`ir`] → `machine` (+ `heap`, `solver`) → traces → `report` / `junit`.
 
+pub mod budget;
 pub mod classfile;
 pub mod cli;
 pub mod config;

@@ -76,9 +76,16 @@ fn generate(jar: &str, classes: &[&str], strategy: &str, out: &Path, extra: &[&s
             tests += n.parse::<usize>().unwrap();
             traces += m.parse::<usize>().unwrap();
         }
-        if l.contains(" skipped: ") {
-            assert!(l.contains("skipped: cut by"), "a trace without a test that was not cut: {l}");
-            cut += 1;
+        // `  traces skipped, cut by max-depth (8): 3, 5-9`
+        if let Some(rest) = l.trim_start().strip_prefix("traces skipped, ") {
+            assert!(rest.starts_with("cut by"), "traces without a test that were not cut: {l}");
+            let (_, ids) = rest.rsplit_once(": ").unwrap();
+            for r in ids.split(", ") {
+                cut += match r.split_once('-') {
+                    Some((a, b)) => b.parse::<usize>().unwrap() - a.parse::<usize>().unwrap() + 1,
+                    None => 1,
+                };
+            }
         }
     }
     (tests, traces, cut)

@@ -13,7 +13,7 @@ use uberlazy::session::{GenOptions, Generated, Session};
 fn generate(jar: &str, specs: &[&str], strategy: Strategy, config: Config) -> Generated {
     let mut s = Session::open(&format!("testdata/{jar}.jar"), config).unwrap();
     let specs: Vec<String> = specs.iter().map(|s| s.to_string()).collect();
-    let ms = s.targets(&specs).unwrap();
+    let ms = s.targets(&specs).unwrap().methods;
     s.generate(&ms, strategy, &GenOptions::default()).unwrap()
 }
 

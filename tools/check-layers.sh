@@ -28,7 +28,7 @@ check "src/inputs" 'crate::(machine|solver|report|junit|cli|session)|heap::(grap
 check "src/junit" 'crate::(machine::(explore|exec|control)|heap::(graph|lazy|uber|pose|lazier)|solver|session|cli)' \
     "the emitter sees only traces, inputs and the class table"
 check "src/cli" 'crate::(classfile|lower|ir|machine|heap|solver|term|junit|models|inputs)' \
-    "the CLI reaches the library only through the pipeline (session), config, report and output"
+    "the CLI reaches the library only through the pipeline (session), config, budget, report and output"
 check "src/heap/mod.rs src/heap/concrete.rs src/heap/objects.rs src/heap/graph" 'heap::(lazy|lazier|uber|pose)\b' \
     "what all strategies share never imports a strategy"
 for s in lazy lazier uber pose; do

@@ -13,6 +13,7 @@ command -v javac >/dev/null 2>&1 || need+=(default-jdk-headless)
 [ -e /usr/share/java/commons-lang3.jar ] || need+=(libcommons-lang3-java)
 [ -e /usr/share/java/guava.jar ] || need+=(libguava-java)
 command -v pkg-config >/dev/null 2>&1 || need+=(pkg-config)
+[ -x /usr/bin/time ] || need+=(time)
 
 if [ ${#need[@]} -eq 0 ]; then
     exit 0

@@ -3,6 +3,7 @@
 use clap::Args;
 
 use super::options::{AnalysisArgs, progress_enabled, strategies};
+use crate::budget::Stop;
 use crate::report::table;
 use crate::session::{ExploreOptions, Session};
 use crate::{Error, Result};
@@ -30,13 +31,14 @@ pub struct CompareArgs {
 }
 
 /// Runs the command and prints the table on stdout.
-pub fn run(args: &CompareArgs) -> Result<()> {
+pub fn run(args: &CompareArgs, stop: &Stop) -> Result<()> {
     let strategies = strategies(&args.strategies)?;
     if strategies.is_empty() {
         return Err(Error::Usage("--strategies is empty".into()));
     }
     let base = args.analysis.config(strategies[0], args.check_models);
     let mut session = Session::open(&args.cp, base)?;
+    session.set_stop(stop.clone());
     let ms = session.methods(&args.methods)?;
     if progress_enabled() {
         session.on_progress(|p| eprintln!("[{}/{}] {} {}", p.index, p.total, p.method, p.strategy));

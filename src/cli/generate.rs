@@ -1,13 +1,16 @@
 //! `uberlazy gen`: JUnit test sources for methods, one test per non-cut trace.
 
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use clap::Args;
 
 use super::options::{AnalysisArgs, progress_enabled, strategies};
-use crate::output::{Written, ensure_dir, write_atomic};
+use crate::budget::Stop;
+use crate::output::{Written, check_writable, write_atomic};
 use crate::report::json;
-use crate::session::{EmittedFile, GenOptions, Junit, Session};
+use crate::report::text::id_ranges;
+use crate::session::{EmittedFile, GenOptions, Junit, Session, Targets};
 use crate::{Error, Result};
 
 /// Arguments of `uberlazy gen`.
@@ -44,16 +47,26 @@ pub struct GenArgs {
     pub analysis: AnalysisArgs,
 }
 
-/// Explores each method, writes its test class and prints a summary.
-pub fn run(args: &GenArgs) -> Result<()> {
+/// Explores each method, writes its test class and prints a summary. Every flag is checked
+/// before any work, and nothing is written (not even the output directory) before the
+/// first test class is ready.
+pub fn run(args: &GenArgs, stop: &Stop) -> Result<()> {
     let strategy = match strategies(&args.strategy)?.as_slice() {
         [s] => *s,
         _ => return Err(Error::Usage("--strategy takes exactly one of lazy, lazier, uber, pose".into())),
     };
     // An unwritable output directory is reported before any work starts.
-    ensure_dir(&args.out)?;
+    check_writable(&args.out)?;
+    if let Some(stats) = &args.stats {
+        check_writable(stats.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new(".")))?;
+    }
     let mut session = Session::open(&args.cp, args.analysis.config(strategy, false))?;
-    let ms = session.targets(&args.methods)?;
+    session.set_stop(stop.clone());
+    let targets = session.targets(&args.methods)?;
+    session.check_flags(&targets.methods, args.validity.as_deref())?;
+    if targets.methods.is_empty() {
+        return Err(Error::Usage(format!("nothing to test in {}: {}", args.methods.join(" "), left_out(&targets))));
+    }
     if progress_enabled() {
         session.on_progress(|p| eprintln!("[{}/{}] {} {}", p.index, p.total, p.method, p.strategy));
     }
@@ -61,11 +74,14 @@ pub fn run(args: &GenArgs) -> Result<()> {
         junit: if args.junit == "4" { Junit::Four } else { Junit::Five },
         validity: args.validity.clone(),
     };
+    let runtime = session.runtime_file();
     let mut out = Out { dir: &args.out, force: args.force, kept: 0, lines: Vec::new() };
-    out.write("runtime helper", &session.runtime_file())?;
     let mut failed: Vec<Error> = Vec::new();
     let mut stats: Vec<serde_json::Value> = Vec::new();
-    session.generate_each(&ms, strategy, &options, |method, tests| {
+    let mut done = 0;
+    let mut runtime_written = false;
+    session.generate_each(&targets.methods, strategy, &options, |method, tests| {
+        done += 1;
         // A method the engine cannot explore is reported and the others still get tests.
         let t = match tests {
             Ok(t) => t,
@@ -75,6 +91,10 @@ pub fn run(args: &GenArgs) -> Result<()> {
                 return Ok(());
             }
         };
+        if !runtime_written {
+            out.write("runtime helper", &runtime)?;
+            runtime_written = true;
+        }
         if args.stats.is_some() {
             stats.push(json::gen_stats(&t.summary, t.tests, &t.test_class));
         }
@@ -86,8 +106,15 @@ pub fn run(args: &GenArgs) -> Result<()> {
             args.out.join(&t.file.path).display(),
             written(w)
         ));
+        let mut skipped: BTreeMap<&str, Vec<usize>> = BTreeMap::new();
         for (id, why) in &t.skipped {
-            out.lines.push(format!("  trace {id} skipped: {why}"));
+            skipped.entry(why.as_str()).or_default().push(*id);
+        }
+        for (why, ids) in skipped {
+            out.lines.push(format!("  traces skipped, {why}: {}", id_ranges(&ids)));
+        }
+        if let Some(h) = &t.summary.halted {
+            out.lines.push(format!("  stopped early: {h}"));
         }
         Ok(())
     })?;
@@ -98,6 +125,12 @@ pub fn run(args: &GenArgs) -> Result<()> {
     for l in &out.lines {
         println!("{l}");
     }
+    if !targets.left_out.is_empty() {
+        println!("left out: {}", left_out(&targets));
+    }
+    if session.stopped() {
+        println!("interrupted after {done} of {} methods", targets.methods.len());
+    }
     if out.kept > 0 {
         println!("{} existing files differ and were kept; use --force to overwrite them", out.kept);
     }
@@ -106,6 +139,18 @@ pub fn run(args: &GenArgs) -> Result<()> {
         1 => Err(failed.remove(0)),
         n => Err(Error::Usage(format!("{n} methods could not be explored (see above)"))),
     }
+}
+
+/// The methods of named classes `gen` left out, grouped by reason.
+fn left_out(t: &Targets) -> String {
+    let mut by: BTreeMap<&str, Vec<&str>> = BTreeMap::new();
+    for (m, why) in &t.left_out {
+        by.entry(why).or_default().push(m);
+    }
+    if by.is_empty() {
+        return "no method with code".into();
+    }
+    by.iter().map(|(why, ms)| format!("{why}: {}", ms.join(", "))).collect::<Vec<_>>().join("; ")
 }
 
 /// The output directory and what was written to it.

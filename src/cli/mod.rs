@@ -11,11 +11,13 @@ pub mod generate;
 pub mod ir;
 pub mod options;
 pub mod run;
+pub mod signals;
 
 use std::ffi::OsString;
 
 use clap::{Parser, Subcommand};
 
+use crate::budget::Stop;
 use crate::{Error, Result};
 
 const EXAMPLES: &str = "\
@@ -75,7 +77,13 @@ where
             return e.exit_code();
         }
     };
-    match dispatch(&cli.cmd) {
+    let signals = signals::Signals::install();
+    let r = dispatch(&cli.cmd, &signals.stop);
+    if let Some(code) = signals.exit_code() {
+        eprintln!("interrupted: stopped early (the summary above says what was done)");
+        return code;
+    }
+    match r {
         Ok(()) => 0,
         Err(e) => {
             eprintln!("error: {e}");
@@ -84,14 +92,14 @@ where
     }
 }
 
-/// Runs one parsed subcommand.
-pub fn dispatch(cmd: &Cmd) -> Result<()> {
+/// Runs one parsed subcommand; `stop` turns on when a signal asks the run to stop.
+pub fn dispatch(cmd: &Cmd, stop: &Stop) -> Result<()> {
     match cmd {
         Cmd::Classes(a) => classes::run(a),
         Cmd::Ir(a) => ir::run(a),
-        Cmd::Run(a) => run::run(a),
-        Cmd::Compare(a) => compare::run(a),
-        Cmd::Gen(a) => generate::run(a),
+        Cmd::Run(a) => run::run(a, stop),
+        Cmd::Compare(a) => compare::run(a, stop),
+        Cmd::Gen(a) => generate::run(a, stop),
     }
 }
 

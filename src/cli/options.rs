@@ -26,9 +26,13 @@ pub struct AnalysisArgs {
     /// Largest length of an input array (restricts inputs; no trace is cut by it).
     #[arg(long, default_value_t = config::DEFAULT_MAX_ARRAY_LENGTH)]
     pub max_array_length: u32,
-    /// Per-query solver timeout in milliseconds (a timeout is `unknown`, never `unsat`).
-    #[arg(long, default_value_t = config::DEFAULT_SOLVER_TIMEOUT_MS)]
+    /// Per-query solver timeout in milliseconds, at least 1 (a timeout is `unknown`, never `unsat`).
+    #[arg(long, default_value_t = config::DEFAULT_SOLVER_TIMEOUT_MS, value_parser = clap::value_parser!(u32).range(1..))]
     pub solver_timeout: u32,
+    /// Resident memory (MiB) above which an exploration stops and reports its pending traces as
+    /// cut [default: half of the machine's memory, at most 4096].
+    #[arg(long, value_name = "MB", value_parser = clap::value_parser!(u64).range(64..))]
+    pub max_memory: Option<u64>,
     /// Treat static fields as symbolic inputs instead of running class initializers.
     #[arg(long)]
     pub symbolic_statics: bool,
@@ -55,6 +59,7 @@ impl AnalysisArgs {
                 time_limit_s: self.time_limit,
                 max_array_length: self.max_array_length,
                 precondition_depth: self.precondition_depth,
+                max_memory_mb: self.max_memory.unwrap_or_else(crate::budget::default_max_memory_mb),
             },
             search: if self.search == "bfs" { SearchOrder::Bfs } else { SearchOrder::Dfs },
             symbolic_statics: self.symbolic_statics,
@@ -66,15 +71,18 @@ impl AnalysisArgs {
     }
 }
 
-/// Parses `lazy,uber` into strategies (an unknown name is a usage error).
+/// Parses `lazy,uber` into strategies (an unknown or repeated name is a usage error).
 pub fn strategies(list: &str) -> Result<Vec<Strategy>> {
-    list.split(',')
-        .filter(|s| !s.is_empty())
-        .map(|s| {
-            Strategy::parse(s.trim())
-                .ok_or_else(|| Error::Usage(format!("unknown strategy `{s}`; use lazy, lazier, uber or pose")))
-        })
-        .collect()
+    let mut out: Vec<Strategy> = Vec::new();
+    for s in list.split(',').filter(|s| !s.is_empty()) {
+        let st = Strategy::parse(s.trim())
+            .ok_or_else(|| Error::Usage(format!("unknown strategy `{s}`; use lazy, lazier, uber or pose")))?;
+        if out.contains(&st) {
+            return Err(Error::Usage(format!("strategy {st} is named twice in `{list}`")));
+        }
+        out.push(st);
+    }
+    Ok(out)
 }
 
 /// Whether progress lines should go to stderr (only when it is a terminal).

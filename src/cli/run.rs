@@ -4,10 +4,15 @@ use std::path::PathBuf;
 
 use clap::Args;
 
+use std::io::Write;
+
 use super::options::{AnalysisArgs, progress_enabled, strategies};
-use crate::output::{Written, ensure_dir, write_atomic};
-use crate::report::{json, text};
-use crate::session::{ExploreOptions, Session};
+use super::stdout_error;
+use crate::budget::Stop;
+use crate::output::{Written, check_writable, write_atomic};
+use crate::report::json::RunJson;
+use crate::report::text;
+use crate::session::{ClassTable, ExploreOptions, RunInfo, Session, Trace};
 use crate::{Error, Result};
 
 /// Arguments of `uberlazy run`.
@@ -37,46 +42,127 @@ pub struct RunArgs {
     pub analysis: AnalysisArgs,
 }
 
-/// Runs the command and prints the report on stdout.
-pub fn run(args: &RunArgs) -> Result<()> {
+/// Runs the command: the report goes to stdout as the traces end (a run of many traces is
+/// never held in memory), the counts last.
+pub fn run(args: &RunArgs, stop: &Stop) -> Result<()> {
     let strategy = match strategies(&args.strategy)?.as_slice() {
         [s] => *s,
         _ => return Err(Error::Usage("--strategy takes exactly one of lazy, lazier, uber, pose".into())),
     };
-    if let Some(d) = &args.dot {
-        ensure_dir(d)?;
-    }
     let config = args.analysis.config(strategy, args.check_models);
     let mut session = Session::open(&args.cp, config)?;
+    session.set_stop(stop.clone());
     let ms = session.methods(std::slice::from_ref(&args.method))?;
+    if let Some(d) = &args.dot {
+        check_writable(d)?;
+    }
     if progress_enabled() {
         eprintln!("exploring {} with {strategy} ...", args.method);
     }
+    let stdout = std::io::stdout();
+    let mut listing = Listing {
+        out: std::io::BufWriter::new(stdout.lock()),
+        json: args.json.then(RunJson::default),
+        started: false,
+        open: true,
+        dot: args.dot.as_deref().map(|d| (d, args.method.replace(['#', '(', ')', ';', '/', '[', '<', '>'], "_"))),
+        force: args.force,
+        kept: 0,
+    };
+    let bounds = session.config().bounds;
     let options = ExploreOptions { dot: args.dot.is_some(), ..ExploreOptions::default() };
-    let e = session.explore(&ms, &[strategy], &options)?.remove(0);
-    let (r, s) = (&e.result, &e.summary);
-    if args.json {
-        let v = json::run(session.table(), r, s);
-        println!("{}", serde_json::to_string_pretty(&v).map_err(|e| Error::Usage(e.to_string()))?);
-    } else {
-        print!("{}", text::render(session.table(), r, s));
-    }
-    if let Some(dir) = &args.dot {
-        let stem = args.method.replace(['#', '(', ')', ';', '/', '[', '<', '>'], "_");
-        let mut kept = 0;
-        for t in &r.traces {
-            let Some(dot) = &t.dot else { continue };
-            let path = dir.join(format!("{stem}.{strategy}.trace{}.dot", t.id));
-            if write_atomic(&path, dot, args.force)? == Written::Kept {
-                kept += 1;
-            }
-        }
-        if kept > 0 {
-            eprintln!(
-                "{kept} existing .dot files in {} differ and were kept (use --force to overwrite)",
-                dir.display()
-            );
-        }
+    let e = session.explore_streaming(ms[0], strategy, &options, &mut |table, info, t| {
+        listing.trace(table, info, t, &bounds)?;
+        Ok(false)
+    })?;
+    listing.finish(&e.result.info(), &bounds, &e.summary, &e.result.tally.cuts)?;
+    if listing.kept > 0
+        && let Some((dir, _)) = &listing.dot
+    {
+        eprintln!(
+            "{} existing .dot files in {} differ and were kept (use --force to overwrite)",
+            listing.kept,
+            dir.display()
+        );
     }
     Ok(())
+}
+
+/// Where `run` writes as the traces come: stdout (text or JSON) and the `--dot` directory.
+struct Listing<'a, W: Write> {
+    out: W,
+    /// `Some` for `--json`.
+    json: Option<RunJson>,
+    /// Whether the head is written.
+    started: bool,
+    /// `false` once stdout is a closed pipe (`| head`): the run goes on, quietly.
+    open: bool,
+    /// The `--dot` directory and the file-name stem of the method.
+    dot: Option<(&'a std::path::Path, String)>,
+    force: bool,
+    /// Existing `.dot` files that differ and were kept.
+    kept: usize,
+}
+
+impl<W: Write> Listing<'_, W> {
+    fn write(&mut self, text: &str) -> Result<()> {
+        if !self.open {
+            return Ok(());
+        }
+        match self.out.write_all(text.as_bytes()) {
+            Ok(()) => Ok(()),
+            Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => {
+                self.open = false;
+                Ok(())
+            }
+            Err(e) => Err(stdout_error(e)),
+        }
+    }
+
+    fn start(&mut self, info: &RunInfo, bounds: &crate::config::Bounds) -> Result<()> {
+        if self.started {
+            return Ok(());
+        }
+        self.started = true;
+        let head = match &self.json {
+            Some(j) => j.head(info, bounds),
+            None => text::head(info, bounds),
+        };
+        self.write(&head)
+    }
+
+    fn trace(&mut self, table: &ClassTable, info: &RunInfo, t: &Trace, bounds: &crate::config::Bounds) -> Result<()> {
+        self.start(info, bounds)?;
+        let item = match &mut self.json {
+            Some(j) => j.trace(table, info, t),
+            None => text::trace(table, info, t),
+        };
+        self.write(&item)?;
+        if let (Some((dir, stem)), Some(dot)) = (&self.dot, &t.dot) {
+            let path = dir.join(format!("{stem}.{}.trace{}.dot", info.strategy, t.id));
+            if write_atomic(&path, dot, self.force)? == Written::Kept {
+                self.kept += 1;
+            }
+        }
+        Ok(())
+    }
+
+    fn finish(
+        &mut self,
+        info: &RunInfo,
+        bounds: &crate::config::Bounds,
+        s: &crate::report::Summary,
+        cuts: &std::collections::BTreeMap<String, Vec<usize>>,
+    ) -> Result<()> {
+        self.start(info, bounds)?;
+        let tail = match &self.json {
+            Some(j) => j.tail(s),
+            None => text::tail(s, cuts),
+        };
+        self.write(&tail)?;
+        match self.out.flush() {
+            Err(e) if self.open && e.kind() != std::io::ErrorKind::BrokenPipe => Err(stdout_error(e)),
+            _ => Ok(()),
+        }
+    }
 }

@@ -1,11 +1,10 @@
 //! The exploration loop: run states to their ends, then turn each end into a [`Trace`].
 
-use std::time::{Duration, Instant};
-
 use super::search::worklist;
 use super::state::{Next, State};
-use super::{Machine, Options, Outcome, RunResult, Stats, Trace, TraceKind};
+use super::{Machine, Options, Outcome, RunInfo, RunResult, Stats, Tally, Trace, TraceKind};
 use crate::Result;
+use crate::budget::{Budget, Halt, Stop};
 use crate::classfile::MethodId;
 use crate::config::Config;
 use crate::heap::{Ctx, HeapStrategy, Roots, Value};
@@ -13,7 +12,8 @@ use crate::lower::Program;
 use crate::solver::{SatResult, Solver};
 use crate::term::{Term, TermPool};
 
-/// Explores every trace of `entry` with the given strategy and solver.
+/// Explores every trace of `entry` with the given strategy and solver; the result holds
+/// every trace.
 pub fn explore<H: HeapStrategy, S: Solver>(
     program: &Program,
     entry: MethodId,
@@ -22,13 +22,57 @@ pub fn explore<H: HeapStrategy, S: Solver>(
     solver: S,
     options: Options,
 ) -> Result<RunResult> {
+    explore_into(program, entry, config, strategy, solver, options, &mut |_, _| Ok(true))
+}
+
+/// Explores every trace of `entry`, handing each to `sink` as soon as it ends; the result
+/// keeps the traces `sink` returns `true` for (and counts all of them). An error `sink`
+/// returns stops the run.
+pub fn explore_into<H: HeapStrategy, S: Solver>(
+    program: &Program,
+    entry: MethodId,
+    config: &Config,
+    strategy: H,
+    solver: S,
+    options: Options,
+    sink: &mut dyn FnMut(&RunInfo, &Trace) -> Result<bool>,
+) -> Result<RunResult> {
     let mut m = Machine::new(program, config, strategy, solver, options);
     let (st, arg_names) = m.initial_state(entry)?;
-    m.run(st, entry, arg_names)
+    m.run(st, entry, arg_names, sink)
+}
+
+/// How often (in steps) the machine reads its resident memory against `--max-memory`.
+const MEMORY_CHECK_STEPS: u64 = 1024;
+
+/// The traces of a run so far: counted, handed to the sink, kept when it asks.
+struct Ends<'s> {
+    info: RunInfo,
+    tally: Tally,
+    kept: Vec<Trace>,
+    sink: &'s mut dyn FnMut(&RunInfo, &Trace) -> Result<bool>,
+}
+
+impl Ends<'_> {
+    fn next_id(&self) -> usize {
+        self.tally.traces
+    }
+
+    fn push(&mut self, t: Trace) -> Result<()> {
+        self.tally.add(&t);
+        if (self.sink)(&self.info, &t)? {
+            self.kept.push(t);
+        }
+        Ok(())
+    }
 }
 
 impl<'p, H: HeapStrategy, S: Solver> Machine<'p, H, S> {
     pub fn new(program: &'p Program, config: &'p Config, strategy: H, solver: S, options: Options) -> Self {
+        let budget = options
+            .budget
+            .clone()
+            .unwrap_or_else(|| Budget::new(config.bounds.time_limit_s, config.bounds.max_memory_mb, Stop::new()));
         Machine {
             program,
             strategy,
@@ -37,28 +81,42 @@ impl<'p, H: HeapStrategy, S: Solver> Machine<'p, H, S> {
             config,
             options,
             stats: Stats::default(),
-            start: Instant::now(),
+            budget,
             printed: Default::default(),
         }
     }
 
-    /// Runs from `init` until every state has ended, and reports the traces.
-    pub(super) fn run(&mut self, init: State<H>, entry: MethodId, arg_names: Vec<String>) -> Result<RunResult> {
-        let limit = Duration::from_secs(self.config.bounds.time_limit_s);
+    /// Runs from `init` until every state has ended (or the budget runs out), handing each
+    /// trace to `sink`.
+    pub(super) fn run(
+        &mut self,
+        init: State<H>,
+        entry: MethodId,
+        arg_names: Vec<String>,
+        sink: &mut dyn FnMut(&RunInfo, &Trace) -> Result<bool>,
+    ) -> Result<RunResult> {
+        let info = RunInfo {
+            method: self.program.table.method_display(entry),
+            method_id: entry,
+            strategy: self.strategy.name().to_string(),
+            arg_names,
+        };
+        let mut ends = Ends { info, tally: Tally::default(), kept: Vec::new(), sink };
         let mut work = worklist::<State<H>>(self.config.search);
         work.push_all(vec![init]);
-        let mut ends: Vec<Trace> = Vec::new();
-        while let Some(first) = work.pop() {
+        let mut halted = None;
+        'states: while let Some(first) = work.pop() {
             let mut st = first;
             loop {
-                if self.start.elapsed() > limit {
-                    let t = self.finish(
-                        ends.len(),
-                        st,
-                        Outcome::Cut(format!("time-limit ({}s)", self.config.bounds.time_limit_s)),
-                    )?;
-                    ends.push(t);
-                    break;
+                if let Some(h) = self.halt() {
+                    // The state in hand and every pending one end here, cut by the halt,
+                    // without asking the solver anything more.
+                    halted = Some(h);
+                    ends.push(self.halted_trace(ends.next_id(), st, h))?;
+                    while let Some(s) = work.pop() {
+                        ends.push(self.halted_trace(ends.next_id(), s, h))?;
+                    }
+                    break 'states;
                 }
                 let mut next = self.step(st)?;
                 if next.len() == 1 && matches!(next.first(), Some(Next::Run(_))) {
@@ -75,8 +133,8 @@ impl<'p, H: HeapStrategy, S: Solver> Machine<'p, H, S> {
                     match n {
                         Next::Run(s) => runs.push(s),
                         Next::Done(s, o) => {
-                            let t = self.finish(ends.len(), s, o)?;
-                            ends.push(t);
+                            let t = self.finish(ends.next_id(), s, o)?;
+                            ends.push(t)?;
                         }
                         Next::Rejected => self.stats.rejected += 1,
                     }
@@ -86,15 +144,45 @@ impl<'p, H: HeapStrategy, S: Solver> Machine<'p, H, S> {
             }
         }
         self.stats.solver = self.solver.stats();
-        self.stats.time_ms = self.start.elapsed().as_millis() as u64;
+        self.stats.time_ms = self.budget.start.elapsed().as_millis() as u64;
+        let Ends { info, tally, kept, .. } = ends;
         Ok(RunResult {
-            method: self.program.table.method_display(entry),
-            method_id: entry,
-            strategy: self.strategy.name().to_string(),
-            traces: ends,
+            method: info.method,
+            method_id: info.method_id,
+            strategy: info.strategy,
+            traces: kept,
+            tally,
             stats: self.stats.clone(),
-            arg_names,
+            arg_names: info.arg_names,
+            halted,
         })
+    }
+
+    /// Whether the run must stop now: a stop request, the deadline, or (checked every
+    /// [`MEMORY_CHECK_STEPS`] steps) the memory limit.
+    fn halt(&self) -> Option<Halt> {
+        self.budget
+            .halt()
+            .or_else(|| if self.stats.steps.is_multiple_of(MEMORY_CHECK_STEPS) { self.budget.memory() } else { None })
+    }
+
+    /// A state the run stopped before it ended, as a cut trace (no model, no path-condition
+    /// text: nothing more is asked of the solver once the budget is spent).
+    fn halted_trace(&self, id: usize, st: State<H>, h: Halt) -> Trace {
+        Trace {
+            id,
+            kind: TraceKind::Cut,
+            value: None,
+            exception: None,
+            cut: Some(h.reason()),
+            path: st.path,
+            pc: st.pc,
+            pc_text: Default::default(),
+            concrete: None,
+            unknown: st.unknown,
+            notes: st.notes,
+            dot: None,
+        }
     }
 
     /// A finished trace whose models must also meet the strategy's model constraints: they

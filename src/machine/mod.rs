@@ -16,10 +16,11 @@ pub mod replay;
 pub mod search;
 pub mod state;
 
-use std::time::Instant;
+use std::collections::{BTreeMap, HashSet};
 
 use serde::Serialize;
 
+use crate::budget::Budget;
 use crate::classfile::{ClassId, MethodId};
 use crate::config::Config;
 use crate::heap::{Concrete, HeapStrategy, Value};
@@ -27,7 +28,7 @@ use crate::lower::Program;
 use crate::solver::{Solver, SolverStats};
 use crate::term::{Term, TermPool};
 
-pub use explore::explore;
+pub use explore::{explore, explore_into};
 
 /// What a program decision chose.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
@@ -90,6 +91,14 @@ pub struct Trace {
     pub dot: Option<String>,
 }
 
+impl Trace {
+    /// The path condition as text, or `None` where it was not printed (runs that show only
+    /// counts, and the states a halted run left pending).
+    pub fn pc_shown(&self) -> Option<String> {
+        (self.pc_text.0.len() == self.pc.len()).then(|| self.pc_text.to_string())
+    }
+}
+
 /// A path condition as text: one printed part per entry, joined with ` && ` only when
 /// shown, so traces share the parts of their common prefix and a run that shows no path
 /// condition (`compare`) never joins them.
@@ -131,6 +140,69 @@ pub struct Stats {
     pub steps: u64,
 }
 
+/// What is known about a run from its start: the method, the strategy, the argument names.
+#[derive(Debug, Clone)]
+pub struct RunInfo {
+    /// `pkg.Class#name(desc)`.
+    pub method: String,
+    pub method_id: MethodId,
+    pub strategy: String,
+    /// The entry method's argument names (receiver first).
+    pub arg_names: Vec<String>,
+}
+
+/// The counts of a run's traces, kept as they stream by (so that a run need not hold them).
+#[derive(Debug, Clone, Default)]
+pub struct Tally {
+    pub traces: usize,
+    pub exceptional: usize,
+    pub cut: usize,
+    /// Traces on which the solver answered `unknown` at least once.
+    pub unknown: usize,
+    /// Distinct program paths, by a 128-bit digest of the path.
+    paths: HashSet<u128>,
+    /// The ids of the cut traces, by cut reason.
+    pub cuts: BTreeMap<String, Vec<usize>>,
+}
+
+impl Tally {
+    /// Counts one trace.
+    pub fn add(&mut self, t: &Trace) {
+        self.traces += 1;
+        match t.kind {
+            TraceKind::Exception => self.exceptional += 1,
+            TraceKind::Cut => {
+                self.cut += 1;
+                self.cuts.entry(t.cut.clone().unwrap_or_default()).or_default().push(t.id);
+            }
+            TraceKind::Return => {}
+        }
+        self.unknown += usize::from(t.unknown);
+        self.paths.insert(path_digest(&t.path));
+    }
+
+    /// Distinct program paths.
+    pub fn paths(&self) -> usize {
+        self.paths.len()
+    }
+
+    /// Whether a trace with this path was counted.
+    pub fn has_path(&self, path: &[Decision]) -> bool {
+        self.paths.contains(&path_digest(path))
+    }
+}
+
+/// A 128-bit digest of a program path (two independent 64-bit hashes).
+pub fn path_digest(path: &[Decision]) -> u128 {
+    use std::hash::{Hash, Hasher};
+    let mut a = std::collections::hash_map::DefaultHasher::new();
+    path.hash(&mut a);
+    let mut b = std::collections::hash_map::DefaultHasher::new();
+    (path.len(), 0x9e37_79b9_7f4a_7c15_u64).hash(&mut b);
+    path.hash(&mut b);
+    (u128::from(a.finish()) << 64) | u128::from(b.finish())
+}
+
 /// The result of exploring one method with one strategy.
 #[derive(Debug, Clone)]
 pub struct RunResult {
@@ -138,15 +210,34 @@ pub struct RunResult {
     pub method: String,
     pub method_id: MethodId,
     pub strategy: String,
+    /// The traces, in the order they ended (empty when they were streamed to a sink).
     pub traces: Vec<Trace>,
+    pub tally: Tally,
     pub stats: Stats,
     /// The entry method's argument names (receiver first).
     pub arg_names: Vec<String>,
+    /// Why the run stopped before exploring everything (time, interrupt, memory).
+    pub halted: Option<crate::budget::Halt>,
+}
+
+impl RunResult {
+    /// What is known about the run from its start.
+    pub fn info(&self) -> RunInfo {
+        RunInfo {
+            method: self.method.clone(),
+            method_id: self.method_id,
+            strategy: self.strategy.clone(),
+            arg_names: self.arg_names.clone(),
+        }
+    }
 }
 
 /// Options of one exploration beyond [`Config`].
 #[derive(Debug, Clone, Default)]
 pub struct Options {
+    /// The limits of the run (a deadline, a stop request, memory); by default the config's
+    /// time and memory limits from the start of the run.
+    pub budget: Option<Budget>,
     /// Record the final heap of every trace as Graphviz source.
     pub dot: bool,
     /// The caller shows counts only (`compare` without `--check-models`): traces get no
@@ -163,7 +254,7 @@ pub struct Machine<'p, H: HeapStrategy, S: Solver> {
     pub config: &'p Config,
     pub options: Options,
     pub stats: Stats,
-    pub start: Instant,
+    pub budget: Budget,
     /// Path-condition entries already printed, by term id, with the value names they were
     /// printed with: traces share prefixes, so each entry is printed once.
     pub(crate) printed: (Vec<String>, std::collections::HashMap<u32, std::rc::Rc<str>>),

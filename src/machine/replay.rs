@@ -7,7 +7,8 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use super::state::{Frame, FrameKind, State};
-use super::{Machine, Options, RunResult, Trace, TraceKind};
+use super::{Machine, Options, RunInfo, RunResult, Trace, TraceKind};
+use crate::budget::{Budget, Stop};
 use crate::config::Config;
 use crate::heap::graph;
 use crate::heap::lazy::Lazy;
@@ -29,34 +30,56 @@ pub fn check_models<S: Solver>(
     result: &RunResult,
     mut solver: impl FnMut() -> S,
 ) -> Result<()> {
+    let info = result.info();
+    let budget = Budget::new(config.bounds.time_limit_s, config.bounds.max_memory_mb, Stop::new());
     for t in &result.traces {
-        if t.kind == TraceKind::Cut {
-            continue;
-        }
-        let Some(input) = &t.concrete else { continue };
-        let replayed = replay(program, config, result, input, solver()).map_err(|e| match e {
-            Error::ModelCheck { method, msg, .. } => Error::ModelCheck { method, trace: t.id, msg },
-            e => e,
-        })?;
-        compare(program, result, t, &replayed)?;
+        check_trace(program, config, &info, t, solver(), &budget)?;
     }
     Ok(())
 }
 
-/// Runs the entry method once on a concrete input; returns the single trace.
+/// Replays one trace (if it is not cut and has a concrete input) within `budget`; a
+/// disagreement is an error naming the trace. A replay the budget stops proves nothing
+/// either way and is not an error.
+pub fn check_trace<S: Solver>(
+    program: &Program,
+    config: &Config,
+    info: &RunInfo,
+    t: &Trace,
+    solver: S,
+    budget: &Budget,
+) -> Result<()> {
+    if t.kind == TraceKind::Cut {
+        return Ok(());
+    }
+    let Some(input) = &t.concrete else { return Ok(()) };
+    let replayed = replay(program, config, info, input, solver, budget).map_err(|e| match e {
+        Error::ModelCheck { method, msg, .. } => Error::ModelCheck { method, trace: t.id, msg },
+        e => e,
+    })?;
+    match replayed {
+        Some(r) => compare(program, info, t, &r),
+        None => Ok(()),
+    }
+}
+
+/// Runs the entry method once on a concrete input; returns the single trace, or `None`
+/// when the budget stopped the replay.
 pub fn replay<S: Solver>(
     program: &Program,
     config: &Config,
-    result: &RunResult,
+    result: &RunInfo,
     input: &Concrete,
     solver: S,
-) -> Result<Trace> {
+    budget: &Budget,
+) -> Result<Option<Trace>> {
     // Replays are concrete. The precondition runs first, as in the original, so that the
     // paths compare whole and an input that breaks it is caught; its fork budget is lifted
     // (a concrete run has no forks, only the guard on forced decisions, which scales with it).
     let mut cfg = config.clone();
     cfg.bounds.precondition_depth = cfg.bounds.precondition_depth.max(REPLAY_PRECONDITION_DEPTH);
-    let mut m = Machine::new(program, &cfg, Lazy, solver, Options::default());
+    let mut m =
+        Machine::new(program, &cfg, Lazy, solver, Options { budget: Some(budget.clone()), ..Options::default() });
     let entry = result.method_id;
     let (heap, args) = graph::replay_heap(&mut Ctx { table: &program.table, terms: &mut m.terms, config: &cfg }, input);
     let body = program.body(entry)?.ok_or_else(|| Error::Usage(format!("{} has no code", result.method)))?;
@@ -86,7 +109,10 @@ pub fn replay<S: Solver>(
             Err(_) => return Err(Error::Usage("internal: replay could not initialize the entry class".into())),
         };
     }
-    let r = m.run(st, entry, result.arg_names.clone())?;
+    let r = m.run(st, entry, result.arg_names.clone(), &mut |_, _| Ok(true))?;
+    if r.halted.is_some() {
+        return Ok(None);
+    }
     let mut traces = r.traces;
     if traces.is_empty() && r.stats.rejected > 0 {
         return Err(Error::ModelCheck {
@@ -99,7 +125,7 @@ pub fn replay<S: Solver>(
         });
     }
     match traces.len() {
-        1 => Ok(traces.remove(0)),
+        1 => Ok(Some(traces.remove(0))),
         n => Err(Error::ModelCheck {
             method: result.method.clone(),
             trace: 0,
@@ -108,7 +134,7 @@ pub fn replay<S: Solver>(
     }
 }
 
-fn compare(program: &Program, result: &RunResult, t: &Trace, r: &Trace) -> Result<()> {
+fn compare(program: &Program, result: &RunInfo, t: &Trace, r: &Trace) -> Result<()> {
     let fail = |msg: String| Error::ModelCheck { method: result.method.clone(), trace: t.id, msg };
     if r.path != t.path {
         return Err(fail(format!("the replay took program path {:?}, the trace {:?}", r.path, t.path)));

@@ -1,28 +1,43 @@
-//! Stable JSON for pipelines: sorted keys, one object per run.
+//! Stable JSON for pipelines: one object per run, the same keys every time.
+//!
+//! `run --json` streams: the head (method, strategy, bounds), then `trace_list` one trace
+//! per line as the traces end, then the counts, so that a run of many traces never holds
+//! them all (or their text) in memory.
 
 use serde_json::{Map, Value, json};
 
 use super::{Summary, path_text};
 use crate::classfile::ClassTable;
+use crate::config::Bounds;
 use crate::heap::{CVal, Concrete};
-use crate::machine::{RunResult, Trace, TraceKind};
+use crate::machine::{RunInfo, Trace, TraceKind};
+
+/// The bounds as a JSON object.
+fn bounds(b: &Bounds) -> Value {
+    json!({
+        "max_depth": b.max_depth,
+        "max_objects": b.max_objects,
+        "max_calls": b.max_calls,
+        "time_limit_s": b.time_limit_s,
+        "max_array_length": b.max_array_length,
+        "precondition_depth": b.precondition_depth,
+        "max_memory_mb": b.max_memory_mb,
+    })
+}
 
 /// The summary keys shared by `run --json` and `compare --format json`.
 pub fn summary(s: &Summary) -> Map<String, Value> {
     let mut m = Map::new();
     m.insert("method".into(), json!(s.method));
     m.insert("strategy".into(), json!(s.strategy));
-    m.insert(
-        "bounds".into(),
-        json!({
-            "max_depth": s.bounds.max_depth,
-            "max_objects": s.bounds.max_objects,
-            "max_calls": s.bounds.max_calls,
-            "time_limit_s": s.bounds.time_limit_s,
-            "max_array_length": s.bounds.max_array_length,
-            "precondition_depth": s.bounds.precondition_depth,
-        }),
-    );
+    m.insert("bounds".into(), bounds(&s.bounds));
+    m.extend(counts(s));
+    m
+}
+
+/// The keys of a summary known only at the end of a run.
+fn counts(s: &Summary) -> Map<String, Value> {
+    let mut m = Map::new();
     m.insert("traces".into(), json!(s.traces));
     m.insert("paths".into(), json!(s.paths));
     m.insert("exceptional".into(), json!(s.exceptional));
@@ -34,17 +49,49 @@ pub fn summary(s: &Summary) -> Map<String, Value> {
     m.insert("peak_mb".into(), json!(s.peak_mb));
     m.insert("rejected".into(), json!(s.rejected));
     m.insert("unknown".into(), json!(s.unknown));
+    m.insert("halted".into(), json!(s.halted));
     m
 }
 
-/// `run --json`: the summary plus `trace_list`.
-pub fn run(table: &ClassTable, r: &RunResult, s: &Summary) -> Value {
-    let mut m = summary(s);
-    m.insert("trace_list".into(), Value::Array(r.traces.iter().map(|t| trace(table, r, t)).collect()));
-    Value::Object(m)
+/// `run --json`, written as the run goes: [`RunJson::head`], then [`RunJson::trace`] per
+/// trace, then [`RunJson::tail`].
+#[derive(Debug, Default)]
+pub struct RunJson {
+    traces: usize,
 }
 
-fn trace(table: &ClassTable, r: &RunResult, t: &Trace) -> Value {
+impl RunJson {
+    /// `{`, method, strategy, bounds, and the opening of `trace_list`.
+    pub fn head(&self, info: &RunInfo, b: &Bounds) -> String {
+        format!(
+            "{{\n  \"method\": {},\n  \"strategy\": {},\n  \"bounds\": {},\n  \"trace_list\": [",
+            json!(info.method),
+            json!(info.strategy),
+            bounds(b)
+        )
+    }
+
+    /// One trace, on a line of its own.
+    pub fn trace(&mut self, table: &ClassTable, info: &RunInfo, t: &Trace) -> String {
+        let sep = if self.traces == 0 { "" } else { "," };
+        self.traces += 1;
+        format!("{sep}\n    {}", trace(table, info, t))
+    }
+
+    /// The end of `trace_list`, the counts, and `}`.
+    pub fn tail(&self, s: &Summary) -> String {
+        let mut out = String::from(if self.traces == 0 { "],\n" } else { "\n  ],\n" });
+        let c = counts(s);
+        let n = c.len();
+        for (i, (k, v)) in c.into_iter().enumerate() {
+            out.push_str(&format!("  {}: {}{}\n", json!(k), v, if i + 1 < n { "," } else { "" }));
+        }
+        out.push_str("}\n");
+        out
+    }
+}
+
+fn trace(table: &ClassTable, r: &RunInfo, t: &Trace) -> Value {
     let kind = match t.kind {
         TraceKind::Return => "return",
         TraceKind::Exception => "exception",
@@ -58,7 +105,7 @@ fn trace(table: &ClassTable, r: &RunResult, t: &Trace) -> Value {
         "cut": t.cut,
         "path": path_text(&t.path),
         "decisions": t.path,
-        "path_condition": t.pc_text.to_string(),
+        "path_condition": t.pc_shown(),
         "input": t.concrete.as_ref().map(|c| c.describe_input(table, &r.arg_names)),
         "concrete": t.concrete.as_ref().map(|c| concrete(table, c)),
         "solver_unknown": t.unknown,

@@ -5,12 +5,10 @@ pub mod json;
 pub mod table;
 pub mod text;
 
-use std::collections::BTreeSet;
-
 use serde::Serialize;
 
 use crate::config::{Bounds, Config};
-use crate::machine::{Decision, RunResult, TraceKind};
+use crate::machine::{Decision, RunResult};
 
 /// The counts of one run, as every report shows them.
 #[derive(Debug, Clone, Serialize)]
@@ -36,26 +34,29 @@ pub struct Summary {
     pub rejected: u64,
     /// Traces on which the solver answered `unknown` at least once.
     pub unknown: usize,
+    /// Why the run stopped before exploring everything (`time-limit (10s)`, `interrupted`,
+    /// `max-memory (4096 MB)`); its pending states are the traces cut for that reason.
+    pub halted: Option<String>,
 }
 
 /// Counts a run.
 pub fn summarize(r: &RunResult, config: &Config, peak_mb: f64) -> Summary {
-    let paths: BTreeSet<&Vec<Decision>> = r.traces.iter().map(|t| &t.path).collect();
     Summary {
         method: r.method.clone(),
         strategy: r.strategy.clone(),
         bounds: config.bounds,
-        traces: r.traces.len(),
-        paths: paths.len(),
-        exceptional: r.traces.iter().filter(|t| t.kind == TraceKind::Exception).count(),
-        cut: r.traces.iter().filter(|t| t.kind == TraceKind::Cut).count(),
+        traces: r.tally.traces,
+        paths: r.tally.paths(),
+        exceptional: r.tally.exceptional,
+        cut: r.tally.cut,
         solver_queries: r.stats.solver.queries,
         cache_hits: r.stats.solver.cache_hits,
         time_ms: r.stats.time_ms,
         solver_ms: r.stats.solver.solver_us / 1000,
         peak_mb,
         rejected: r.stats.rejected,
-        unknown: r.traces.iter().filter(|t| t.unknown).count(),
+        unknown: r.tally.unknown,
+        halted: r.halted.map(|h| h.reason()),
     }
 }
 

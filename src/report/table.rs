@@ -27,7 +27,7 @@ fn cells(s: &Summary) -> [String; 9] {
 pub fn markdown(rows: &[Summary]) -> String {
     let mut out = String::new();
     if let Some(first) = rows.first() {
-        out.push_str(&bounds_line(first));
+        out.push_str(&bounds_line(&first.bounds));
         out.push_str("\n\n");
     }
     out.push_str(&format!("| {} |\n", COLUMNS.join(" | ")));

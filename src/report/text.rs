@@ -1,17 +1,25 @@
-//! The human-readable listing of a run: every trace, then the counts.
+//! The human-readable listing of a run: a head, every trace as it ends, then the counts.
 
+use std::collections::BTreeMap;
 use std::fmt::Write;
 
 use super::{Summary, path_text};
 use crate::classfile::ClassTable;
-use crate::machine::{RunResult, Trace, TraceKind};
+use crate::config::Bounds;
+use crate::machine::{RunInfo, RunResult, Trace, TraceKind};
 
 /// The bounds as one line.
-pub fn bounds_line(s: &Summary) -> String {
-    let b = &s.bounds;
+pub fn bounds_line(b: &Bounds) -> String {
     format!(
-        "bounds: max-depth {}, max-objects {}, max-calls {}, time-limit {}s, max-array-length {}, precondition-depth {}",
-        b.max_depth, b.max_objects, b.max_calls, b.time_limit_s, b.max_array_length, b.precondition_depth
+        "bounds: max-depth {}, max-objects {}, max-calls {}, time-limit {}s, max-array-length {}, precondition-depth {}, \
+         max-memory {} MB",
+        b.max_depth,
+        b.max_objects,
+        b.max_calls,
+        b.time_limit_s,
+        b.max_array_length,
+        b.precondition_depth,
+        b.max_memory_mb
     )
 }
 
@@ -27,33 +35,50 @@ pub fn outcome(t: &Trace) -> String {
     }
 }
 
-/// The full listing.
+/// The full listing of a run that kept its traces.
 pub fn render(table: &ClassTable, r: &RunResult, s: &Summary) -> String {
-    let mut out = String::new();
-    let _ = writeln!(out, "{}  strategy {}", r.method, r.strategy);
-    let _ = writeln!(out, "{}", bounds_line(s));
+    let mut out = head(&r.info(), &s.bounds);
     for t in &r.traces {
-        let _ = writeln!(out, "trace {}: {}", t.id, outcome(t));
-        let _ = writeln!(out, "  path: {}", path_text(&t.path));
-        let _ = writeln!(out, "  pc: {}", t.pc_text);
-        match &t.concrete {
-            Some(c) => {
-                let _ = writeln!(out, "  input: {}", c.describe_input(table, &r.arg_names));
-                if let Some(v) = &c.ret {
-                    let _ = writeln!(out, "  returns: {}", c.show(v));
-                }
-            }
-            None => {
-                let _ = writeln!(out, "  input: (no model)");
+        out.push_str(&trace(table, &r.info(), t));
+    }
+    out.push_str(&tail(s, &r.tally.cuts));
+    out
+}
+
+/// The first lines: method, strategy, bounds.
+pub fn head(info: &RunInfo, bounds: &Bounds) -> String {
+    format!("{}  strategy {}\n{}\n", info.method, info.strategy, bounds_line(bounds))
+}
+
+/// One trace: outcome, program path, path condition, concrete input, notes.
+pub fn trace(table: &ClassTable, info: &RunInfo, t: &Trace) -> String {
+    let mut out = String::new();
+    let _ = writeln!(out, "trace {}: {}", t.id, outcome(t));
+    let _ = writeln!(out, "  path: {}", path_text(&t.path));
+    let _ = writeln!(out, "  pc: {}", t.pc_shown().as_deref().unwrap_or("(not computed)"));
+    match &t.concrete {
+        Some(c) => {
+            let _ = writeln!(out, "  input: {}", c.describe_input(table, &info.arg_names));
+            if let Some(v) = &c.ret {
+                let _ = writeln!(out, "  returns: {}", c.show(v));
             }
         }
-        if t.unknown {
-            let _ = writeln!(out, "  solver: unknown on this trace (explored as feasible)");
-        }
-        for n in &t.notes {
-            let _ = writeln!(out, "  note: {n}");
+        None => {
+            let _ = writeln!(out, "  input: (no model)");
         }
     }
+    if t.unknown {
+        let _ = writeln!(out, "  solver: unknown on this trace (explored as feasible)");
+    }
+    for n in &t.notes {
+        let _ = writeln!(out, "  note: {n}");
+    }
+    out
+}
+
+/// The last lines: the counts, why the run stopped early, and which traces each bound cut.
+pub fn tail(s: &Summary, cuts: &BTreeMap<String, Vec<usize>>) -> String {
+    let mut out = String::new();
     let _ = writeln!(
         out,
         "traces {}  paths {}  exceptional {}  cut {}  solver queries {} (+{} cached)  time {} ms",
@@ -62,14 +87,39 @@ pub fn render(table: &ClassTable, r: &RunResult, s: &Summary) -> String {
     if s.rejected > 0 {
         let _ = writeln!(out, "precondition rejected {} states", s.rejected);
     }
-    if s.cut > 0 {
-        let cuts: Vec<String> = r
-            .traces
-            .iter()
-            .filter(|t| t.kind == TraceKind::Cut)
-            .map(|t| format!("{} ({})", t.id, t.cut.as_deref().unwrap_or("?")))
-            .collect();
-        let _ = writeln!(out, "cut traces: {}", cuts.join(", "));
+    if let Some(h) = &s.halted {
+        let _ = writeln!(out, "stopped early: {h}; the states still pending are the traces cut by it");
+    }
+    if !cuts.is_empty() {
+        let parts: Vec<String> = cuts.iter().map(|(why, ids)| format!("{why}: {}", id_ranges(ids))).collect();
+        let _ = writeln!(out, "cut traces: {}", parts.join("; "));
     }
     out
+}
+
+/// Trace ids as ranges: `1, 3-7, 9`.
+pub fn id_ranges(ids: &[usize]) -> String {
+    let mut parts: Vec<String> = Vec::new();
+    let mut i = 0;
+    while i < ids.len() {
+        let mut j = i;
+        while j + 1 < ids.len() && ids[j + 1] == ids[j] + 1 {
+            j += 1;
+        }
+        parts.push(if j > i { format!("{}-{}", ids[i], ids[j]) } else { ids[i].to_string() });
+        i = j + 1;
+    }
+    parts.join(", ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ranges() {
+        assert_eq!(id_ranges(&[1, 3, 4, 5, 6, 7, 9]), "1, 3-7, 9");
+        assert_eq!(id_ranges(&[]), "");
+        assert_eq!(id_ranges(&[0, 1]), "0-1");
+    }
 }

@@ -83,6 +83,9 @@ impl Session {
     ) -> Result<()> {
         self.prepare(methods)?;
         for (i, m) in methods.iter().enumerate() {
+            if self.stopped() {
+                break;
+            }
             self.report_progress(i + 1, methods.len(), *m, strategy);
             let name = self.method_name(*m);
             let tests = self.tests_of(*m, strategy, options);
@@ -92,7 +95,7 @@ impl Session {
     }
 
     fn tests_of(&self, m: MethodId, strategy: Strategy, options: &GenOptions) -> Result<GeneratedTests> {
-        let e = self.explore_one(m, strategy, &ExploreOptions::default())?;
+        let e = self.explore_one(m, strategy, &ExploreOptions::default(), &mut |_, _, _| Ok(true))?;
         let jopts = junit::Options {
             junit: options.junit,
             precondition: self.config.precondition.as_deref(),

@@ -10,21 +10,26 @@
 
 mod frontend;
 mod generate;
+mod targets;
 
-use crate::classfile::{ClassPath, ClassTable, JType, MethodDesc, MethodId};
+use crate::Result;
+use crate::budget::{Budget, Stop, peak_mb};
+use crate::classfile::ClassPath;
 use crate::config::{Config, Strategy};
 use crate::heap::{lazier::Lazier, lazy::Lazy, pose::Pose, uber::Uber};
 use crate::lower::Program;
-use crate::machine::{RunResult, explore, replay};
+use crate::machine::{RunResult, explore_into, replay};
 use crate::report::{Summary, summarize};
 use crate::solver::cache::ModelCache;
 use crate::solver::z3::Z3Solver;
-use crate::{Error, Result};
 
+pub use crate::classfile::{ClassTable, MethodId};
 pub use crate::junit::Junit;
 pub use crate::machine::Options as ExploreOptions;
+pub use crate::machine::{RunInfo, Trace};
 pub use crate::report::classes::{ClassListing, LowerStatus, MethodListing};
 pub use generate::{EmittedFile, GenOptions, Generated, GeneratedTests};
+pub use targets::Targets;
 
 /// Where a long run is: the `index`-th (from 1) of `total` explorations is starting.
 #[derive(Debug, Clone)]
@@ -36,18 +41,23 @@ pub struct Progress {
     pub strategy: Strategy,
 }
 
-/// One method explored with one strategy: the traces and their counts.
+/// One method explored with one strategy: the traces (those the caller kept) and their counts.
 #[derive(Debug, Clone)]
 pub struct Exploration {
     pub result: RunResult,
     pub summary: Summary,
 }
 
+/// What a caller does with each trace as it ends (given the class table to name what it
+/// prints); `Ok(true)` keeps it in the result.
+pub type TraceSink<'a> = &'a mut dyn FnMut(&ClassTable, &RunInfo, &Trace) -> Result<bool>;
+
 /// A loaded class path with the settings of every run made on it.
 pub struct Session {
     program: Program,
     config: Config,
     progress: Option<Box<dyn FnMut(&Progress)>>,
+    stop: Stop,
 }
 
 impl Session {
@@ -55,7 +65,19 @@ impl Session {
     /// every class on it.
     pub fn open(cp: &str, config: Config) -> Result<Session> {
         let path = ClassPath::open(cp)?;
-        Ok(Session { program: Program::new(ClassTable::load(&path)?), config, progress: None })
+        Ok(Session { program: Program::new(ClassTable::load(&path)?), config, progress: None, stop: Stop::new() })
+    }
+
+    /// The switch that stops every run of this session (a signal handler turns it on): the
+    /// run in progress ends at once, its pending states reported as cut (`interrupted`),
+    /// and no further run starts.
+    pub fn set_stop(&mut self, stop: Stop) {
+        self.stop = stop;
+    }
+
+    /// Whether a stop was requested.
+    pub fn stopped(&self) -> bool {
+        self.stop.requested()
     }
 
     /// Calls `f` before each exploration of a long run (`explore`, `generate`).
@@ -81,22 +103,6 @@ impl Session {
     /// Resolves method specs (`pkg.Class#method[(desc)]`) to methods, in order.
     pub fn methods(&self, specs: &[String]) -> Result<Vec<MethodId>> {
         specs.iter().map(|s| self.program.table.find_method(s)).collect()
-    }
-
-    /// What `gen` tests for each spec: a named method, or every method with code of a named
-    /// class but its constructors and initializers; each method once, in order.
-    pub fn targets(&self, specs: &[String]) -> Result<Vec<MethodId>> {
-        let t = &self.program.table;
-        let mut ms = Vec::new();
-        for spec in specs {
-            for m in t.find_methods(spec)? {
-                let md = t.method(m);
-                if md.has_code && !md.name.starts_with('<') && !ms.contains(&m) {
-                    ms.push(m);
-                }
-            }
-        }
-        Ok(ms)
     }
 
     /// Explores every method with every strategy (methods outer, strategies inner).
@@ -128,18 +134,47 @@ impl Session {
         let mut index = 0;
         for m in methods {
             for s in strategies {
+                if self.stopped() {
+                    return Ok(());
+                }
                 index += 1;
                 self.report_progress(index, total, *m, *s);
-                sink(self.explore_one(*m, *s, options)?)?;
+                sink(self.explore_one(*m, *s, options, &mut |_, _, _| Ok(true))?)?;
             }
         }
         Ok(())
     }
 
-    /// Explores one method with one strategy (the methods must be prepared).
-    fn explore_one(&self, m: MethodId, strategy: Strategy, options: &ExploreOptions) -> Result<Exploration> {
+    /// Explores one method with one strategy, handing each trace to `on_trace` as soon as
+    /// it ends (and, with `check_models`, after its model replayed); the result keeps the
+    /// traces `on_trace` returns `true` for. For runs of many traces that a caller prints
+    /// or counts as they come.
+    pub fn explore_streaming(
+        &mut self,
+        m: MethodId,
+        strategy: Strategy,
+        options: &ExploreOptions,
+        on_trace: TraceSink<'_>,
+    ) -> Result<Exploration> {
+        self.prepare(&[m])?;
+        self.report_progress(1, 1, m, strategy);
+        self.explore_one(m, strategy, options, on_trace)
+    }
+
+    /// Explores one method with one strategy (the methods must be prepared) within a budget
+    /// of its own: `--time-limit` and `--max-memory` from now, and the session's stop.
+    fn explore_one(
+        &self,
+        m: MethodId,
+        strategy: Strategy,
+        options: &ExploreOptions,
+        on_trace: TraceSink<'_>,
+    ) -> Result<Exploration> {
         let config = Config { strategy, ..self.config.clone() };
-        let result = analyze(&self.program, m, &config, options.clone())?;
+        let b = &config.bounds;
+        let budget = Budget::new(b.time_limit_s, b.max_memory_mb, self.stop.clone());
+        let options = ExploreOptions { budget: Some(budget.clone()), ..options.clone() };
+        let result = analyze(&self.program, m, &config, options, &budget, on_trace)?;
         let summary = summarize(&result, &config, peak_mb());
         Ok(Exploration { result, summary })
     }
@@ -153,65 +188,44 @@ impl Session {
 
     /// Lowers the methods and everything they (and their preconditions) may reach.
     fn prepare(&mut self, entries: &[MethodId]) -> Result<()> {
+        self.check_flags(entries, None)?;
         let mut all = entries.to_vec();
-        for e in entries {
-            if let Some(p) = precondition(&self.program, *e, &self.config)? {
-                all.push(p);
-            }
-        }
+        all.extend(self.preconditions(entries)?);
         self.program.lower_reachable(&all)
     }
-}
-
-/// The precondition method of `entry`'s class named by the config, if any.
-fn precondition(program: &Program, entry: MethodId, config: &Config) -> Result<Option<MethodId>> {
-    let Some(name) = &config.precondition else { return Ok(None) };
-    let t = &program.table;
-    let owner = t.method(entry).owner;
-    let desc = MethodDesc { params: Vec::new(), ret: Some(JType::Boolean) };
-    t.resolve_method(owner, name, &desc).map(Some).ok_or_else(|| Error::UnknownMethod {
-        spec: format!("{}#{name}()Z (the precondition)", t.class(owner).java_name()),
-        candidates: t.class(owner).methods.iter().map(|m| t.method_display(*m)).collect(),
-    })
 }
 
 fn solver(config: &Config) -> ModelCache<Z3Solver> {
     ModelCache::new(Z3Solver::new(config.solver_timeout_ms))
 }
 
-/// Explores `method` with the configured strategy; with `check_models`, replays every trace.
+/// Explores `method` with the configured strategy; with `check_models`, replays each trace
+/// as it ends (while the budget lasts), before `on_trace` sees it.
 ///
 /// Each call gets a Z3 context of its own, so that a method's traces, models and counts are
-/// the same whether it runs alone or after other methods in one process.
-fn analyze(program: &Program, method: MethodId, config: &Config, options: ExploreOptions) -> Result<RunResult> {
-    crate::solver::z3::isolated(|| analyze_in_context(program, method, config, options))
-}
-
-fn analyze_in_context(
+/// the same whether it runs alone or after other methods in one process; a watchdog
+/// interrupts a query in flight when the budget runs out.
+fn analyze(
     program: &Program,
     method: MethodId,
     config: &Config,
     options: ExploreOptions,
+    budget: &Budget,
+    on_trace: TraceSink<'_>,
 ) -> Result<RunResult> {
-    let s = solver(config);
-    let r = match config.strategy {
-        Strategy::Lazy => explore(program, method, config, Lazy, s, options)?,
-        Strategy::Lazier => explore(program, method, config, Lazier, s, options)?,
-        Strategy::Uber => explore(program, method, config, Uber, s, options)?,
-        Strategy::Pose => explore(program, method, config, Pose, s, options)?,
-    };
-    if config.check_models {
-        replay::check_models(program, config, &r, || solver(config))?;
-    }
-    Ok(r)
-}
-
-/// Peak resident memory of this process in MiB (Linux `VmHWM`), 0 where unknown.
-pub fn peak_mb() -> f64 {
-    let Ok(s) = std::fs::read_to_string("/proc/self/status") else { return 0.0 };
-    s.lines()
-        .find_map(|l| l.strip_prefix("VmHWM:"))
-        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse::<f64>().ok())
-        .map(|kb| (kb / 1024.0 * 10.0).round() / 10.0)
-        .unwrap_or(0.0)
+    crate::solver::z3::isolated(budget, || {
+        let sink = &mut |info: &RunInfo, t: &Trace| {
+            if config.check_models && budget.halt().is_none() {
+                replay::check_trace(program, config, info, t, solver(config), budget)?;
+            }
+            on_trace(&program.table, info, t)
+        };
+        let s = solver(config);
+        match config.strategy {
+            Strategy::Lazy => explore_into(program, method, config, Lazy, s, options, sink),
+            Strategy::Lazier => explore_into(program, method, config, Lazier, s, options, sink),
+            Strategy::Uber => explore_into(program, method, config, Uber, s, options, sink),
+            Strategy::Pose => explore_into(program, method, config, Pose, s, options, sink),
+        }
+    })
 }

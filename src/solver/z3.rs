@@ -2,15 +2,20 @@
 //!
 //! This is the only file of the crate that imports `z3`. A `Z3Solver` uses the crate's
 //! thread-local context; [`isolated`] gives each exploration a context of its own, so that
-//! what one method asked Z3 cannot change the queries or models of the next.
+//! what one method asked Z3 cannot change the queries or models of the next, and watches
+//! the exploration's budget: when it runs out (deadline, stop request, memory) a watchdog
+//! thread interrupts the query in flight, which then answers `unknown`. Z3's own Ctrl-C
+//! handler is off (`ctrl_c=false`): a SIGINT is the process's to handle.
 
 use std::collections::HashMap;
-use std::time::Instant;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
 
 use z3::ast::{Array, Ast, BV, Bool, Dynamic};
 use z3::{Params, SatResult as ZSat, Sort as ZSort};
 
 use super::{SatResult, Solver, SolverStats};
+use crate::budget::Budget;
 use crate::term::{Assignment, BvCmp, BvOp, Node, Sort, Term, Val};
 
 /// Runs `f` with a fresh Z3 context as the thread-local one, and drops that context after.
@@ -23,15 +28,41 @@ use crate::term::{Assignment, BvCmp, BvOp, Node, Sort, Term, Val};
 /// The first call on a thread uses the z3 crate's thread-local context, which nothing has
 /// used yet: `with_z3_config` would create that one too, and a context costs a process tens
 /// of milliseconds to create and free (most of a small run's time).
-pub fn isolated<R>(f: impl FnOnce() -> R) -> R {
+pub fn isolated<R>(budget: &Budget, f: impl FnOnce() -> R) -> R {
     thread_local! {
         static DEFAULT_CONTEXT_USED: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
     }
     if !DEFAULT_CONTEXT_USED.with(|used| used.replace(true)) {
-        return f();
+        return watched(budget, f);
     }
-    let f = SameThread(f);
+    let f = SameThread(move || watched(budget, f));
     z3::with_z3_config(&z3::Config::new(), move || f.call()).0
+}
+
+/// How often the watchdog looks at the budget.
+const WATCH_EVERY: Duration = Duration::from_millis(20);
+
+/// Runs `f` while a watchdog thread interrupts the current thread's Z3 context whenever the
+/// budget has run out (an interrupted query answers `unknown`; the machine then stops at
+/// its next step).
+fn watched<R>(budget: &Budget, f: impl FnOnce() -> R) -> R {
+    let ctx = z3::Context::thread_local();
+    let handle = ctx.handle();
+    let done = AtomicBool::new(false);
+    std::thread::scope(|scope| {
+        let dog = scope.spawn(|| {
+            while !done.load(Ordering::Acquire) {
+                if budget.halt().is_some() || budget.memory().is_some() {
+                    handle.interrupt();
+                }
+                std::thread::park_timeout(WATCH_EVERY);
+            }
+        });
+        let r = f();
+        done.store(true, Ordering::Release);
+        dog.thread().unpark();
+        r
+    })
 }
 
 /// A value that is only ever used on the thread that made it.
@@ -74,6 +105,8 @@ impl Z3Solver {
         let mut p = Params::new();
         p.set_u32("timeout", timeout_ms);
         p.set_u32("random_seed", 0);
+        // Z3 would otherwise catch SIGINT during a check (and only cancel that check).
+        p.set_bool("ctrl_c", false);
         solver.set_params(&p);
         Z3Solver {
             solver,

@@ -1,0 +1,141 @@
+//! What a run is about: the methods a user names, or the methods of a named class that a
+//! test generator covers; and the flags that name methods (`--precondition`,
+//! `--validity`), checked before any work.
+
+use super::Session;
+use crate::classfile::{ClassId, ClassTable, MethodId, access};
+use crate::error::Location;
+use crate::{Error, Result};
+
+/// Synthetic and bridge methods (compiler-made: accessors, bridges of generic overrides).
+const COMPILER_MADE: u16 = 0x1000 | 0x0040;
+
+/// The methods `gen` tests, and the methods of named classes it leaves out, with why.
+#[derive(Debug, Clone, Default)]
+pub struct Targets {
+    pub methods: Vec<MethodId>,
+    /// (`pkg.Class#name(desc)`, reason), in class-file order.
+    pub left_out: Vec<(String, &'static str)>,
+}
+
+impl Session {
+    /// What `gen` tests for each spec. A named method is tested whatever its access (a
+    /// method without code, or a static one under `--precondition`, is an error). A named
+    /// class gives the public, protected and package-private methods with code it declares,
+    /// but not its constructors and initializers, compiler-made methods, the precondition
+    /// method, private helpers (name them to test them), and under `--precondition` its
+    /// static methods (the precondition constrains a receiver). Each method once, in order.
+    pub fn targets(&self, specs: &[String]) -> Result<Targets> {
+        let t = &self.program.table;
+        let pre = self.config.precondition.as_deref();
+        let mut out = Targets::default();
+        for spec in specs {
+            if spec.contains('#') {
+                let m = t.find_method(spec)?;
+                let md = t.method(m);
+                if !md.has_code {
+                    let why = if md.is_abstract() { "abstract" } else { "native or no Code attribute" };
+                    return Err(Error::NoCode { at: at(t, m), why: why.into() });
+                }
+                if !out.methods.contains(&m) {
+                    out.methods.push(m);
+                }
+                continue;
+            }
+            for m in t.find_methods(spec)? {
+                let md = t.method(m);
+                if !md.has_code || md.name.starts_with('<') || md.access & COMPILER_MADE != 0 {
+                    continue;
+                }
+                let why = if md.is_private() {
+                    Some("private (name it to test it)")
+                } else if pre == Some(md.name.as_str()) && md.desc.params.is_empty() {
+                    Some("the precondition itself")
+                } else if pre.is_some() && md.is_static() {
+                    Some("static (--precondition constrains a receiver)")
+                } else {
+                    None
+                };
+                match why {
+                    Some(w) => out.left_out.push((t.method_display(m), w)),
+                    None if !out.methods.contains(&m) => out.methods.push(m),
+                    None => {}
+                }
+            }
+        }
+        Ok(out)
+    }
+
+    /// Checks, before any work, that every flag naming a method names one the input can be
+    /// checked with: `--precondition` (from the config) and `validity` must be boolean
+    /// methods without arguments of each target's class (or a superclass), and a target
+    /// under `--precondition` must have a receiver.
+    pub fn check_flags(&self, methods: &[MethodId], validity: Option<&str>) -> Result<()> {
+        let t = &self.program.table;
+        for m in methods {
+            let md = t.method(*m);
+            if let Some(p) = &self.config.precondition {
+                if md.is_static() {
+                    return Err(Error::Usage(format!(
+                        "--precondition {p} constrains a receiver, but {} is static",
+                        t.method_display(*m)
+                    )));
+                }
+                check_method_flag(t, "--precondition", p, md.owner)?;
+            }
+            if let Some(v) = validity
+                && !md.is_static()
+            {
+                check_method_flag(t, "--validity", v, md.owner)?;
+            }
+        }
+        Ok(())
+    }
+}
+
+impl Session {
+    /// The `--precondition` methods of the entries' classes (checked by [`Session::check_flags`]).
+    pub(super) fn preconditions(&self, entries: &[MethodId]) -> Result<Vec<MethodId>> {
+        let Some(p) = &self.config.precondition else { return Ok(Vec::new()) };
+        let t = &self.program.table;
+        entries.iter().map(|m| check_method_flag(t, "--precondition", p, t.method(*m).owner)).collect()
+    }
+}
+
+/// Where a method is, for errors.
+fn at(t: &ClassTable, m: MethodId) -> Location {
+    let md = t.method(m);
+    Location { class: Some(t.class(md.owner).java_name()), method: Some(md.signature()), pc: None }
+}
+
+/// The instance method `name()Z` of `class` or a superclass, that `flag` names; an error
+/// naming the flag otherwise (saying what there is by that name).
+fn check_method_flag(t: &ClassTable, flag: &str, name: &str, class: ClassId) -> Result<MethodId> {
+    let same_name: Vec<MethodId> = t
+        .superclasses(class)
+        .into_iter()
+        .flat_map(|c| t.class(c).methods.clone())
+        .filter(|m| t.method(*m).name == name)
+        .collect();
+    let fits = |m: &MethodId| {
+        let md = t.method(*m);
+        md.desc.params.is_empty()
+            && md.desc.ret == Some(crate::classfile::JType::Boolean)
+            && md.access & access::STATIC == 0
+            && md.has_code
+    };
+    if let Some(m) = same_name.iter().copied().find(fits) {
+        return Ok(m);
+    }
+    let class_name = t.class(class).java_name();
+    let found = if same_name.is_empty() {
+        format!("{class_name} has no method named {name}")
+    } else {
+        let shown: Vec<String> = same_name.iter().map(|m| t.method_display(*m)).collect();
+        format!("found only {}", shown.join(", "))
+    };
+    Err(Error::Usage(format!(
+        "{flag} {name}: needs a boolean method {name}() with code and without arguments of {class_name} \
+         to check the receiver with; {found}"
+    )))
+}
