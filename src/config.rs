@@ -67,11 +67,10 @@ pub struct Bounds {
     /// Largest length of an input array (a restriction of the input domain, not a cut:
     /// models never pick longer arrays).
     pub max_array_length: u32,
-    /// Maximum forks (decisions where more than one outcome was feasible) made inside the
-    /// precondition (`--precondition`), counted apart from `max_depth` so that checking the
-    /// input does not eat the method's budget. Forced decisions there are free up to
-    /// [`PRE_FORCED_PER_FORK`] per allowed fork.
-    pub precondition_depth: u32,
+    /// Most decisions one run of the precondition (`--precondition`) may make: a fuse
+    /// against a precondition that never returns. The scope (`max_objects`) is what bounds
+    /// the valid inputs; a precondition that checks one of them returns long before this.
+    pub precondition_fuse: u32,
     /// Resident memory of the process, in MiB, above which an exploration stops (its
     /// pending states end as traces cut by `max-memory`).
     pub max_memory_mb: u64,
@@ -85,18 +84,24 @@ impl Default for Bounds {
             max_calls: DEFAULT_MAX_CALLS,
             time_limit_s: DEFAULT_TIME_LIMIT_S,
             max_array_length: DEFAULT_MAX_ARRAY_LENGTH,
-            precondition_depth: DEFAULT_PRECONDITION_DEPTH,
+            precondition_fuse: DEFAULT_PRECONDITION_FUSE,
             max_memory_mb: DEFAULT_MAX_MEMORY_MB,
         }
     }
 }
 
-/// Default of `--precondition-depth`.
-pub const DEFAULT_PRECONDITION_DEPTH: u32 = 12;
+/// Default of `--precondition-fuse` where no scope is given ([`precondition_fuse_for`]
+/// of the default `--max-objects`).
+pub const DEFAULT_PRECONDITION_FUSE: u32 = precondition_fuse_for(DEFAULT_MAX_OBJECTS);
 
-/// Forced decisions (one feasible outcome) the precondition may make per fork it is
-/// allowed: a guard against a precondition that loops on concrete values.
-pub const PRE_FORCED_PER_FORK: u64 = 16;
+/// Decisions the precondition may make per object of the scope: a `repOK` checks a few
+/// things per node, so a valid input within the scope needs far fewer.
+pub const FUSE_PER_OBJECT: u32 = 32;
+
+/// The default `--precondition-fuse` for a scope of `max_objects`.
+pub const fn precondition_fuse_for(max_objects: u32) -> u32 {
+    FUSE_PER_OBJECT.saturating_mul(max_objects.saturating_add(1))
+}
 
 /// Default of `--max-array-length`.
 pub const DEFAULT_MAX_ARRAY_LENGTH: u32 = 16;
@@ -105,6 +110,9 @@ pub const DEFAULT_MAX_ARRAY_LENGTH: u32 = 16;
 pub const DEFAULT_MAX_DEPTH: u32 = 50;
 /// Default of `--max-objects`.
 pub const DEFAULT_MAX_OBJECTS: u32 = 64;
+/// Default of `--max-objects` with `--precondition`: the scope of the valid inputs, small
+/// enough that every method of a textbook data structure finishes in seconds.
+pub const DEFAULT_SCOPE: u32 = 5;
 /// Default of `--max-calls`.
 pub const DEFAULT_MAX_CALLS: u32 = 32;
 /// Default of `--time-limit` (seconds).
@@ -131,7 +139,8 @@ pub struct Config {
     /// Per-query solver timeout in milliseconds; a timeout is `unknown`, never `unsat`.
     pub solver_timeout_ms: u32,
     /// A boolean no-argument method of the receiver's class that must return true on the
-    /// input (e.g. `repOK`); traces where it does not are dropped.
+    /// input (e.g. `repOK`): only states some input within the scope satisfying it can
+    /// reach are explored, and every emitted input satisfies it.
     pub precondition: Option<String>,
 }
 

@@ -88,30 +88,26 @@ fn bad_input_is_a_clear_error_with_exit_code_2() {
     }
 }
 
-/// Forks inside `--precondition` count against `--precondition-depth`, not `--max-depth`:
-/// with a budget of 4, repOK of Stack can only accept the empty stack (forks at size < 0,
-/// the loop test and size == 0); a one-element stack needs five (size < 0, the loop test,
-/// n > size, the loop test, n == size) and is cut inside repOK.
+/// With `--precondition` the scope defaults to 5 objects and the fuse to 32 decisions per
+/// object; an input on which the precondition needs more decisions than the fuse is not
+/// valid. With a fuse of 3 only the empty stack is accepted, so `pop` finishes one path, and
+/// the precondition's decisions never show in a path.
 #[test]
-fn precondition_decisions_have_their_own_budget() {
-    let v = json(&[
-        "run",
-        "--cp",
-        "testdata/sir.jar",
-        "sir.Stack#pop",
-        "--strategy",
-        "uber",
-        "--precondition",
-        "repOK",
-        "--precondition-depth",
-        "4",
-        "--json",
-    ]);
-    assert_eq!(v["bounds"]["precondition_depth"], 4);
+fn the_precondition_fuse_limits_the_inputs_it_accepts() {
+    let run = |extra: &[&str]| {
+        let mut args =
+            vec!["run", "--cp", "testdata/sir.jar", "sir.Stack#pop", "--strategy", "uber", "--precondition", "repOK"];
+        args.extend_from_slice(extra);
+        args.push("--json");
+        json(&args)
+    };
+    let v = run(&[]);
+    assert_eq!(v["bounds"]["max_objects"], 5);
+    assert_eq!(v["bounds"]["precondition_fuse"], 192);
+    assert_eq!((v["traces"].as_u64(), v["paths"].as_u64()), (Some(2), Some(2)), "{v}");
+    let v = run(&["--precondition-fuse", "3"]);
+    assert_eq!(v["bounds"]["precondition_fuse"], 3);
     let traces = v["trace_list"].as_array().unwrap();
-    let cut: Vec<&str> = traces.iter().filter_map(|t| t["cut"].as_str()).collect();
-    assert!(!cut.is_empty() && cut.iter().all(|c| *c == "precondition-depth (4)"), "{cut:?}");
-    let normal: Vec<&serde_json::Value> = traces.iter().filter(|t| t["cut"].is_null()).collect();
-    assert_eq!(normal.len(), 1);
-    assert!(normal[0]["input"].as_str().unwrap().contains("size=0"), "{}", normal[0]["input"]);
+    assert_eq!(traces.len(), 1, "{v}");
+    assert!(traces[0]["input"].as_str().unwrap().contains("size=0"), "{}", traces[0]["input"]);
 }

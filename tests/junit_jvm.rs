@@ -123,11 +123,12 @@ fn every_subject_and_strategy_passes_on_the_jvm() {
 
 /// With `--precondition repOK` every emitted test first asserts `repOK()` on the rebuilt
 /// input, so all tests passing means every emitted input is valid (Java StarFinder's 100%).
+/// Scope 4, the scope of the mutation table (results/mutation.md).
 #[test]
 fn precondition_inputs_are_all_valid() {
     for s in STRATEGIES {
         let dir = tempfile::tempdir().unwrap();
-        let (tests, _, _) = generate("sir", &SIR, s, dir.path(), &["--precondition", "repOK"]);
+        let (tests, _, _) = generate("sir", &SIR, s, dir.path(), &["--precondition", "repOK", "--max-objects", "4"]);
         assert!(tests > 0);
         let src = std::fs::read_to_string(dir.path().join("sir/Stack_popTest.java")).unwrap();
         assert!(src.contains("assertTrue(o0.repOK()"), "{src}");

@@ -191,16 +191,7 @@ fn the_time_limit_bounds_the_wall_clock_and_memory_stays_small() {
 /// it took to end after the signal.
 fn signal_gen(signal: &str, after: Duration, out: &Path) -> (Option<i32>, Duration, String) {
     let mut child: Child = Command::new(BIN)
-        .args([
-            "gen",
-            "--cp",
-            "testdata/sir.jar",
-            "sir.AvlTree",
-            "--precondition",
-            "repOK",
-            "--precondition-depth",
-            "40",
-        ])
+        .args(["gen", "--cp", "testdata/sir.jar", "sir.AvlTree", "--precondition", "repOK", "--max-objects", "7"])
         .args(["--out", out.to_str().unwrap()])
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())

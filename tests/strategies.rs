@@ -124,8 +124,9 @@ fn strategies_agree_on_every_subject() {
     }
 }
 
-/// `--check-models` with `--precondition`: the replay runs the precondition concretely on
-/// each model first, so the paths compare whole and a model that breaks it is an error.
+/// With `--precondition` every model of a finished trace satisfies it: `--check-models`
+/// replays each model, precondition first, and fails on a model that breaks it or takes
+/// another path. The precondition's decisions are not part of any path.
 #[test]
 fn models_satisfy_the_precondition() {
     let specs = [
@@ -139,45 +140,79 @@ fn models_satisfy_the_precondition() {
     ];
     for spec in specs {
         for strategy in Strategy::ALL {
-            let mut config = Config { strategy, check_models: true, ..Config::default() };
-            config.precondition = Some("repOK".into());
-            config.bounds.precondition_depth = 14;
-            let r = run_with("testdata/sir.jar", spec, config);
+            let r = run_with("testdata/sir.jar", spec, scoped(strategy, 4, true));
             let done = r.traces.iter().filter(|t| t.kind != TraceKind::Cut).count();
-            assert!(done > 0, "{spec} {strategy}: no trace got past the precondition");
+            assert!(done > 0, "{spec} {strategy}: no finished trace");
             assert!(r.stats.rejected > 0, "{spec} {strategy}: repOK rejected nothing");
+            assert!(r.stats.pre_searches > 0, "{spec} {strategy}: no precondition search");
         }
     }
 }
 
-/// uber offers "a new object beyond `--max-objects`" as a cut choice; a pointer that picks it
-/// and is then only compared (never dereferenced) must not reach a model, or the rebuilt
-/// input lacks that object and breaks the precondition. Such traces end cut instead.
-#[test]
-fn uber_models_stay_within_max_objects() {
-    let mut config = Config { strategy: Strategy::Uber, check_models: true, ..Config::default() };
+/// A config with `--precondition repOK` and a scope of `max_objects`.
+fn scoped(strategy: Strategy, max_objects: u32, check_models: bool) -> Config {
+    let mut config = Config { strategy, check_models, ..Config::default() };
     config.precondition = Some("repOK".into());
-    config.bounds.precondition_depth = 40;
-    config.bounds.max_objects = 6;
-    let r = run_with("testdata/sir.jar", "sir.RedBlackTree#min()I", config);
-    let cut = r.traces.iter().filter(|t| t.cut.as_deref() == Some("max-objects (6)")).count();
-    let done = r.traces.iter().filter(|t| t.kind != TraceKind::Cut).count();
-    assert!(cut > 0 && done > 0, "{cut} cut by max-objects, {done} finished");
+    config.bounds.max_objects = max_objects;
+    config.bounds.precondition_fuse = uberlazy::config::precondition_fuse_for(max_objects);
+    config
 }
 
-/// Inside the precondition a lazier# reference test that splits by materialization is one
-/// fork, not two (it was counted by the split and again by the branch), and the traces such
-/// a split cuts are reported as cut, not dropped.
+/// The public methods (constructors and `repOK` aside) of a SIR class.
+fn public_methods(class: &str) -> Vec<String> {
+    let s = Session::open("testdata/sir.jar", Config::default()).unwrap();
+    let t = s.table();
+    let c = t.lookup(class).unwrap();
+    t.class(c)
+        .methods
+        .iter()
+        .map(|m| t.method(*m))
+        .filter(|m| m.has_code && !m.name.starts_with('<') && m.name != "repOK")
+        .filter(|m| m.access & uberlazy::classfile::access::PUBLIC != 0 && !m.is_static())
+        .map(|m| format!("{}#{}{}", class.replace('/', "."), m.name, m.desc))
+        .collect()
+}
+
+/// The precondition bounds the input heap, not the paths (issue 18): for every public method
+/// of the eight SIR classes under `repOK` within a scope of 4 objects, the four strategies
+/// finish the same set of method paths, uber and POSE give one trace per path, and no trace
+/// is cut by a precondition budget.
 #[test]
-fn lazier_materialization_is_one_precondition_fork() {
-    let mut config = Config { strategy: Strategy::Lazier, check_models: true, ..Config::default() };
-    config.precondition = Some("repOK".into());
-    config.bounds.precondition_depth = 14;
-    let r = run_with("testdata/sir.jar", "sir.DoublyLinkedList#getFirst()I", config);
-    let done = r.traces.iter().filter(|t| t.kind != TraceKind::Cut).count();
-    let cut = r.traces.iter().filter(|t| t.cut.as_deref() == Some("precondition-depth (14)")).count();
-    // The empty list, one node and two nodes fit in 14 forks.
-    assert!(done >= 3 && cut > 0, "{done} finished, {cut} cut by the precondition budget");
+fn under_a_precondition_every_strategy_finishes_the_same_method_paths() {
+    let classes = ["SinglyLinkedList", "DoublyLinkedList", "Stack", "BinarySearchTree", "AvlTree", "RedBlackTree"];
+    let classes = classes.iter().chain(&["AATree", "BinomialHeap"]);
+    for class in classes {
+        for spec in public_methods(&format!("sir/{class}")) {
+            let mut finished: Vec<(Strategy, BTreeSet<Vec<Decision>>)> = Vec::new();
+            for strategy in Strategy::ALL {
+                let r = run_with("testdata/sir.jar", &spec, scoped(strategy, 4, false));
+                for t in &r.traces {
+                    let cut = t.cut.as_deref().unwrap_or("");
+                    assert!(!cut.starts_with("precondition"), "{spec} {strategy}: trace {} cut by {cut}", t.id);
+                }
+                if matches!(strategy, Strategy::Uber | Strategy::Pose) {
+                    assert_eq!(r.tally.traces, r.tally.paths(), "{spec} {strategy}: not one trace per path");
+                }
+                let done = r.traces.iter().filter(|t| t.kind != TraceKind::Cut).map(|t| t.path.clone()).collect();
+                finished.push((strategy, done));
+            }
+            let (_, lazy) = &finished[0];
+            for (strategy, paths) in &finished[1..] {
+                assert_eq!(paths, lazy, "{spec}: {strategy} finishes other paths than lazy");
+            }
+        }
+    }
+}
+
+/// `contains` of the circular list within 4 objects (the list, the header, two nodes):
+/// found at each of the two positions, and not found for each of the lengths 0, 1 and 2.
+#[test]
+fn doubly_linked_contains_within_scope_4() {
+    for strategy in Strategy::ALL {
+        let r = run_with("testdata/sir.jar", "sir.DoublyLinkedList#contains(I)Z", scoped(strategy, 4, true));
+        let done = r.traces.iter().filter(|t| t.kind != TraceKind::Cut).count();
+        assert_eq!(done, 5, "{strategy}");
+    }
 }
 
 /// A method's models and solver counts do not depend on what ran before it in the same
@@ -186,8 +221,7 @@ fn lazier_materialization_is_one_precondition_fork() {
 /// models varied from run to run.
 #[test]
 fn methods_run_alone_or_after_others_agree() {
-    let mut config = Config { strategy: Strategy::Uber, ..Config::default() };
-    config.precondition = Some("repOK".into());
+    let config = scoped(Strategy::Uber, 4, false);
     let first = "sir.BinarySearchTree#add";
     let second = "sir.BinarySearchTree#min";
     let fingerprint = |r: &RunResult| {
@@ -207,47 +241,31 @@ fn methods_run_alone_or_after_others_agree() {
 }
 
 /// `--max-objects` bounds the objects an input has, for uber and POSE as for lazy: the uber
-/// heap drops the candidate locations a reference test rules out (a leaf read as null, a
-/// parent field read back as the parent), and POSE bounds the objects its symbols denote, not
-/// the symbols (a parent field read back is one more symbol but no more object). So a
-/// red-black tree of `this` and five nodes is reached under the same bound as lazy
-/// initialization reaches it, and no input is bigger.
+/// heap asserts that at most that many of its locations exist (candidates a reference test
+/// has not yet ruled out are not objects), and POSE bounds the objects its symbols denote,
+/// not the symbols (a parent field read back is one more symbol but no more object). So
+/// `RedBlackTree#min` walks three left links (a tree of at least four nodes: `this` and
+/// four objects) under scope 5 for every strategy and under scope 4 for none, and no input
+/// is bigger than the scope. A state that would need one more object is dropped and counted
+/// as beyond the scope where the strategy materializes that object (lazy initialization,
+/// POSE); uber and lazier# see earlier that no valid input within the scope takes that side.
 #[test]
 fn max_objects_counts_objects_that_exist() {
-    for strategy in [Strategy::Lazy, Strategy::Uber, Strategy::Pose] {
-        let mut config = Config { strategy, check_models: true, ..Config::default() };
-        config.precondition = Some("repOK".into());
-        config.bounds.precondition_depth = 200;
-        config.bounds.max_objects = 6;
-        let r = run_with("testdata/sir.jar", "sir.RedBlackTree#min()I", config);
-        let sizes: Vec<usize> = r
-            .traces
-            .iter()
-            .filter(|t| t.kind != TraceKind::Cut)
-            .filter_map(|t| t.concrete.as_ref())
-            .map(|c| c.objects.iter().filter(|o| o.input).count())
-            .collect();
-        assert_eq!(sizes.iter().max(), Some(&6), "{strategy}: input sizes {sizes:?}");
+    for strategy in Strategy::ALL {
+        for (scope, paths) in [(4, 3), (5, 4)] {
+            let r = run_with("testdata/sir.jar", "sir.RedBlackTree#min()I", scoped(strategy, scope, true));
+            let finished: Vec<_> = r.traces.iter().filter(|t| t.kind != TraceKind::Cut).collect();
+            assert_eq!(finished.len(), paths, "{strategy}: paths at scope {scope}");
+            for t in finished {
+                let size = t.concrete.as_ref().map_or(0, |c| c.objects.iter().filter(|o| o.input).count());
+                assert!(size <= scope as usize, "{strategy}: an input of {size} objects at scope {scope}");
+            }
+        }
     }
-}
-
-/// On a search tree repOK rules out every alias, so lazy initialization finishes one trace
-/// per program path within the object bound, and so does path-optimal POSE: the same number,
-/// when both bound the same objects. (When POSE bounded its symbols, a tree's null leaves
-/// used up the bound and it finished fewer.)
-#[test]
-fn pose_and_lazy_finish_the_same_paths_within_max_objects() {
-    let finished = |strategy| {
-        let mut config = Config { strategy, ..Config::default() };
-        config.precondition = Some("repOK".into());
-        config.bounds.precondition_depth = 40;
-        config.bounds.max_objects = 5;
-        let r = run_with("testdata/sir.jar", "sir.BinarySearchTree#min()I", config);
-        r.traces.iter().filter(|t| t.kind != TraceKind::Cut).count()
-    };
-    let (lazy, pose) = (finished(Strategy::Lazy), finished(Strategy::Pose));
-    assert_eq!(pose, lazy, "finished traces of BinarySearchTree#min: pose {pose}, lazy {lazy}");
-    assert!(lazy >= 20, "lazy finished {lazy} traces within 5 objects");
+    for strategy in [Strategy::Lazy, Strategy::Pose] {
+        let r = run_with("testdata/sir.jar", "sir.SinglyLinkedList#contains(I)Z", scoped(strategy, 3, false));
+        assert_eq!(r.stats.beyond_scope, 1, "{strategy}: the list of three nodes goes on");
+    }
 }
 
 /// Distinct term nodes in the path conditions of all traces of `spec` under uber.

@@ -11,18 +11,21 @@ pub struct AnalysisArgs {
     /// Maximum program decisions (branch outcomes, exception edges) per trace.
     #[arg(long, default_value_t = config::DEFAULT_MAX_DEPTH)]
     pub max_depth: u32,
-    /// Maximum input objects materialized per trace.
-    #[arg(long, default_value_t = config::DEFAULT_MAX_OBJECTS)]
-    pub max_objects: u32,
+    /// Maximum input objects per trace: the scope of the inputs [default: 64; 5 with
+    /// --precondition].
+    #[arg(long)]
+    pub max_objects: Option<u32>,
     /// Maximum call depth.
     #[arg(long, default_value_t = config::DEFAULT_MAX_CALLS)]
     pub max_calls: u32,
     /// Wall-clock budget per method and strategy, in seconds.
     #[arg(long, default_value_t = config::DEFAULT_TIME_LIMIT_S)]
     pub time_limit: u64,
-    /// Maximum forks (both outcomes feasible) inside the --precondition method (apart from --max-depth).
-    #[arg(long, default_value_t = config::DEFAULT_PRECONDITION_DEPTH)]
-    pub precondition_depth: u32,
+    /// Most decisions one run of the --precondition method may make on one input; an input
+    /// on which it takes longer (e.g. walks a cycle) counts as invalid [default: 32 per
+    /// object of the scope].
+    #[arg(long, alias = "precondition-depth")]
+    pub precondition_fuse: Option<u32>,
     /// Largest length of an input array (restricts inputs; no trace is cut by it).
     #[arg(long, default_value_t = config::DEFAULT_MAX_ARRAY_LENGTH)]
     pub max_array_length: u32,
@@ -39,7 +42,8 @@ pub struct AnalysisArgs {
     /// Give calls to code that is not on the class path and not modelled a fresh symbolic result.
     #[arg(long)]
     pub havoc_unknown: bool,
-    /// Keep only inputs on which this boolean no-argument method of the receiver returns true.
+    /// Keep only inputs on which this boolean no-argument method of the receiver returns true
+    /// (checked on candidate inputs; its own branches are not part of any path).
     #[arg(long, value_name = "METHOD")]
     pub precondition: Option<String>,
     /// Search order: dfs or bfs.
@@ -50,15 +54,20 @@ pub struct AnalysisArgs {
 impl AnalysisArgs {
     /// The configuration for one strategy.
     pub fn config(&self, strategy: Strategy, check_models: bool) -> Config {
+        let max_objects = self.max_objects.unwrap_or(if self.precondition.is_some() {
+            config::DEFAULT_SCOPE
+        } else {
+            config::DEFAULT_MAX_OBJECTS
+        });
         Config {
             strategy,
             bounds: Bounds {
                 max_depth: self.max_depth,
-                max_objects: self.max_objects,
+                max_objects,
                 max_calls: self.max_calls,
                 time_limit_s: self.time_limit,
                 max_array_length: self.max_array_length,
-                precondition_depth: self.precondition_depth,
+                precondition_fuse: self.precondition_fuse.unwrap_or_else(|| config::precondition_fuse_for(max_objects)),
                 max_memory_mb: self.max_memory.unwrap_or_else(crate::budget::default_max_memory_mb),
             },
             search: if self.search == "bfs" { SearchOrder::Bfs } else { SearchOrder::Dfs },

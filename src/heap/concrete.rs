@@ -52,6 +52,15 @@ pub struct Concrete {
     pub ret: Option<CVal>,
 }
 
+/// The default of the kind of `v` (0 for numbers, null for references).
+fn default_of_cval(v: &CVal) -> CVal {
+    match v {
+        CVal::Long(_) => CVal::Long(0),
+        CVal::Int(_) => CVal::Int(0),
+        CVal::Null | CVal::Obj(_) => CVal::Null,
+    }
+}
+
 /// The Java default value of a field of this type.
 pub fn default_of(ty: &JType) -> CVal {
     match ty {
@@ -62,6 +71,58 @@ pub fn default_of(ty: &JType) -> CVal {
 }
 
 impl Concrete {
+    /// This concretization of a run's end, with the input heap taken from `input`: the
+    /// concretization, under the same model, of the same heap's input view after the
+    /// precondition ran on it (so it holds every input field the precondition read, which
+    /// the run may not have). Objects are matched by name (both heaps come from one run, so
+    /// their names agree); input objects only `input` has are added, unchanged by the run.
+    pub fn with_inputs_from(mut self, input: &Concrete) -> Concrete {
+        let mut index: BTreeMap<String, usize> =
+            self.objects.iter().enumerate().map(|(i, o)| (o.name.clone(), i)).collect();
+        for o in input.objects.iter().filter(|o| o.input) {
+            if !index.contains_key(&o.name) {
+                index.insert(o.name.clone(), self.objects.len());
+                self.objects.push(CObj {
+                    kind: o.kind.clone(),
+                    input: true,
+                    name: o.name.clone(),
+                    before: BTreeMap::new(),
+                    after: BTreeMap::new(),
+                    elems_before: Vec::new(),
+                    elems_after: Vec::new(),
+                });
+            }
+        }
+        let map = |v: &CVal| match v {
+            CVal::Obj(i) => {
+                input.objects.get(*i).and_then(|o| index.get(&o.name)).map_or(CVal::Null, |j| CVal::Obj(*j))
+            }
+            other => other.clone(),
+        };
+        for o in input.objects.iter().filter(|o| o.input) {
+            let Some(&j) = index.get(&o.name) else { continue };
+            let before: BTreeMap<FieldId, CVal> = o.before.iter().map(|(f, v)| (*f, map(v))).collect();
+            let elems: Vec<CVal> = o.elems_before.iter().map(map).collect();
+            let Some(t) = self.objects.get_mut(j) else { continue };
+            let untouched = t.after.is_empty() && t.elems_after.is_empty();
+            if untouched {
+                // The run never reached this object: it ends as it began.
+                t.after = before.clone();
+                t.elems_after = elems.clone();
+            } else {
+                // Fields the run neither read nor wrote kept their input values.
+                for (f, v) in &before {
+                    if t.before.get(f).is_none_or(|b| *b == default_of_cval(b)) && !t.after.contains_key(f) {
+                        t.after.insert(*f, v.clone());
+                    }
+                }
+            }
+            t.before = before;
+            t.elems_before = elems;
+        }
+        self
+    }
+
     /// A one-line rendering of the input: `this=o0{next=o1} o1{next=null} c=null`.
     pub fn describe_input(&self, table: &ClassTable, arg_names: &[String]) -> String {
         let mut parts = Vec::new();

@@ -289,6 +289,12 @@ pub trait HeapStrategy {
         roots: Roots<'_, Self::Ref>,
     ) -> Result<Concrete>;
 
+    /// The input heap as the run found it: every input object's fields as they were before
+    /// the run wrote them (read ones hold their initial value, the others are not yet read),
+    /// so that a precondition can be run on the input of a state the method has changed.
+    /// Later reads materialize as usual (their names continue the state's).
+    fn input_view(&self, cx: &mut Ctx<'_>, heap: &Self::Heap) -> Result<Self::Heap>;
+
     /// A human-readable description of the final heap (for `--dot`): Graphviz source.
     fn dot(&self, cx: &mut Ctx<'_>, heap: &Self::Heap) -> String;
 
@@ -315,6 +321,13 @@ pub trait HeapStrategy {
     /// Drops the locations at positions `dead` of [`HeapStrategy::location_guards`] from `r`:
     /// the path condition rules them out.
     fn drop_locations(&self, _heap: &mut Self::Heap, _r: &Self::Ref, _f: FieldId, _dead: &[usize]) {}
+
+    /// Whether the alternatives of a materialization differ in the heap's shape rather than
+    /// in constraints (lazy, lazier#): a model of the path condition then says nothing
+    /// about which alternative an input takes.
+    fn shape_choices(&self) -> bool {
+        false
+    }
 
     /// Names of the values of heap choice symbols (`this.next = 2` means `this.next -> L1`),
     /// for printing path conditions. Strategies without choice symbols have none.

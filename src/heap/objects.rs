@@ -135,6 +135,32 @@ impl<R: Clone> Obj<R> {
     }
 }
 
+impl<R: Clone> Obj<R> {
+    /// The object as the input heap had it: an input object's fields hold the values they
+    /// had when first read and are not yet read otherwise (a field the run wrote before
+    /// reading it goes back to unread); an array loses the run's writes. Allocated objects
+    /// are unchanged (the input heap cannot reach them).
+    pub fn as_input(&self) -> Self {
+        if !self.input {
+            return self.clone();
+        }
+        let mut o = self.clone();
+        for (f, slot) in o.fields.iter_mut() {
+            *slot = match self.initial.get(f) {
+                Some(v) => Slot::Val(v.clone()),
+                None => Slot::Uninit,
+            };
+        }
+        if let Some(a) = &mut o.array {
+            a.refs = a.initial_refs.iter().map(|(k, v)| (*k, Slot::Val(v.clone()))).collect();
+            if let Some(p) = &mut a.prims {
+                p.writes.clear();
+            }
+        }
+        o
+    }
+}
+
 /// The Java default of a field of type `ty`.
 pub fn default_value<R>(terms: &mut TermPool, ty: &JType, null: R) -> Value<R> {
     match ty {

@@ -1,5 +1,6 @@
 //! Control flow: forks and feasibility, program decisions, terminators, exceptions.
 
+use super::precondition::Valid;
 use super::state::{FrameKind, Next, State};
 use super::{Choice, Decision, Machine, Outcome};
 use crate::classfile::{ClassId, FieldId};
@@ -59,7 +60,8 @@ impl<H: HeapStrategy, S: Solver> Machine<'_, H, S> {
     }
 
     /// Turns a strategy's alternatives into states, dropping infeasible ones. The
-    /// alternatives are exhaustive, so a lone survivor needs no check.
+    /// alternatives are exhaustive, so a lone survivor needs no check. With a precondition,
+    /// several survivors are kept only where some valid input reaches them.
     pub(super) fn fork<T>(&mut self, st: State<H>, alts: Vec<Alt<H::Heap, T>>) -> Vec<Forked<H, T>> {
         let n = alts.len();
         let mut verdicts = Vec::with_capacity(n);
@@ -76,8 +78,9 @@ impl<H: HeapStrategy, S: Solver> Machine<'_, H, S> {
             verdicts.push(v);
         }
         let mut remaining = n - rejected;
-        // Inside the precondition a materialization split is a fork like a branch's.
-        let split_in_pre = remaining > 1 && Self::in_precondition(&st);
+        let several = remaining > 1;
+        // A shape choice is not in the path condition: the witness cannot vouch for it.
+        let reshaped = several && self.strategy.shape_choices();
         let mut out = Vec::with_capacity(remaining);
         let mut st = Some(st);
         for (alt, v) in alts.into_iter().zip(verdicts) {
@@ -90,18 +93,45 @@ impl<H: HeapStrategy, S: Solver> Machine<'_, H, S> {
             s.heap = alt.heap;
             s.assume(&alt.assume);
             s.unknown |= v == Feasible::Unknown;
-            if split_in_pre {
-                s.pre_forks += 1;
+            if reshaped {
+                s.witness = None;
             }
             match alt.cut {
+                // With a precondition the scope is the input domain: a state that needs an
+                // object beyond it has no input, and is counted apart, not reported.
+                Some(_) if self.drops_beyond_scope(&s) => self.stats.beyond_scope += 1,
                 Some(c) => out.push(Forked::Cut(s, c)),
-                None if split_in_pre && s.pre_forks > self.config.bounds.precondition_depth => {
-                    out.push(Forked::Cut(s, self.precondition_cut()))
-                }
+                None if several => match self.valid_side(&mut s) {
+                    Valid::Yes => out.push(Forked::Live(s, alt.value)),
+                    Valid::No => {}
+                    Valid::Fused => out.push(Forked::Cut(s, self.fuse_cut())),
+                },
                 None => out.push(Forked::Live(s, alt.value)),
             }
         }
         out
+    }
+
+    /// Whether a `--max-objects` cut of `s` is dropped rather than reported: with a
+    /// precondition, outside the precondition itself.
+    pub(super) fn drops_beyond_scope(&self, s: &State<H>) -> bool {
+        self.oracle().is_some() && !Self::in_precondition(s)
+    }
+
+    /// The oracle's verdict on one side of a fork (see `precondition.rs`); an engine fault
+    /// in the check is kept for the run loop to report, and ends the side.
+    pub(super) fn valid_side(&mut self, s: &mut State<H>) -> Valid {
+        match self.validate(s) {
+            Ok(Valid::No) => {
+                self.stats.rejected += 1;
+                Valid::No
+            }
+            Ok(v) => v,
+            Err(e) => {
+                self.fault_later.get_or_insert(e);
+                Valid::No
+            }
+        }
     }
 
     /// Splits a state on a boolean condition: the feasible sides, `true` first.
@@ -129,45 +159,41 @@ impl<H: HeapStrategy, S: Solver> Machine<'_, H, S> {
             s.unknown |= f == Feasible::Unknown;
             out.push((s, false));
         }
+        if out.len() > 1 && self.oracle().is_some() {
+            let mut kept = Vec::with_capacity(2);
+            for (mut s, b) in out {
+                match self.valid_side(&mut s) {
+                    Valid::Yes => kept.push((s, b)),
+                    Valid::No => {}
+                    Valid::Fused => self.aside.push(Next::Done(s, Outcome::Cut(self.fuse_cut()))),
+                }
+            }
+            return kept;
+        }
         out
     }
 
     /// Records a program decision at the current instruction; `false` if it exceeds
     /// `--max-depth` (the caller ends the trace as cut). The decision that exceeds the bound
     /// is still recorded, so that the two sides of a cut branch stay distinct paths.
-    /// Inside the precondition only forks (`forked`: another outcome of the same
-    /// instruction was feasible too) count, against `--precondition-depth`; forced decisions
-    /// there are free up to [`crate::config::PRE_FORCED_PER_FORK`] per allowed fork (a guard against a
-    /// precondition that loops on concrete values).
-    pub(super) fn record(&self, st: &mut State<H>, choice: Choice, forked: bool) -> bool {
+    /// Inside the precondition decisions are not part of the path: they only count against
+    /// `--precondition-fuse`.
+    pub(super) fn record(&self, st: &mut State<H>, choice: Choice, _forked: bool) -> bool {
         let b = &self.config.bounds;
-        let in_pre = Self::in_precondition(st);
-        let within = if in_pre {
-            let forks = st.pre_forks + u32::from(forked);
-            forks <= b.precondition_depth
-                && u64::from(st.pre_decisions)
-                    < u64::from(b.precondition_depth.max(1)) * crate::config::PRE_FORCED_PER_FORK
-        } else {
-            ((st.path.len() as u64) - u64::from(st.pre_decisions)) < u64::from(b.max_depth)
-        };
+        if Self::in_precondition(st) {
+            st.pre_decisions += 1;
+            return st.pre_decisions <= self.p_limit.min(b.precondition_fuse);
+        }
+        let within = (st.path.len() as u64) < u64::from(b.max_depth);
         let Some(f) = st.top() else { return false };
         let d = Decision { method: f.method, pc: f.pc(), choice };
         st.path.push(d);
-        if in_pre {
-            st.pre_decisions += 1;
-            st.pre_forks += u32::from(forked);
-        }
         within
     }
 
     /// Whether the state is still running the precondition.
-    fn in_precondition(st: &State<H>) -> bool {
+    pub(super) fn in_precondition(st: &State<H>) -> bool {
         st.frames.iter().any(|f| f.kind == super::state::FrameKind::Precondition)
-    }
-
-    /// The reason a trace cut by `--precondition-depth` reports.
-    fn precondition_cut(&self) -> String {
-        format!("precondition-depth ({})", self.config.bounds.precondition_depth)
     }
 
     /// Records a decision, or ends the trace as cut by `--max-depth`.
@@ -181,7 +207,7 @@ impl<H: HeapStrategy, S: Solver> Machine<'_, H, S> {
         if self.record(&mut st, choice, forked) {
             Ok(st)
         } else if in_pre {
-            Err(Next::Done(st, Outcome::Cut(self.precondition_cut())))
+            Err(Next::Done(st, Outcome::Cut(self.fuse_cut())))
         } else {
             let d = self.config.bounds.max_depth;
             Err(Next::Done(st, Outcome::Cut(format!("max-depth ({d})"))))
@@ -327,7 +353,17 @@ impl<H: HeapStrategy, S: Solver> Machine<'_, H, S> {
         }
         let mut next = Vec::new();
         let forked = targets.len() > 1;
-        for (s, case, b) in targets {
+        for (mut s, case, b) in targets {
+            if forked {
+                match self.valid_side(&mut s) {
+                    Valid::Yes => {}
+                    Valid::No => continue,
+                    Valid::Fused => {
+                        next.push(Next::Done(s, Outcome::Cut(self.fuse_cut())));
+                        continue;
+                    }
+                }
+            }
             match self.decide(s, Choice::Case(case), forked) {
                 Ok(mut s) => {
                     if let Some(f) = s.top_mut() {

@@ -1,5 +1,6 @@
 //! The exploration loop: run states to their ends, then turn each end into a [`Trace`].
 
+use super::precondition::{Search, Valid};
 use super::search::worklist;
 use super::state::{Next, State};
 use super::{Machine, Options, Outcome, RunInfo, RunResult, Stats, Tally, Trace, TraceKind};
@@ -9,6 +10,7 @@ use crate::classfile::MethodId;
 use crate::config::Config;
 use crate::heap::{Ctx, HeapStrategy, Roots, Value};
 use crate::lower::Program;
+use crate::solver::constant::Constant;
 use crate::solver::{SatResult, Solver};
 use crate::term::{Term, TermPool};
 
@@ -42,6 +44,15 @@ pub fn explore_into<H: HeapStrategy, S: Solver>(
     m.run(st, entry, arg_names, sink)
 }
 
+/// The input of a trace's test under `--precondition`.
+enum ValidInput {
+    Input(crate::heap::Concrete),
+    /// No input within the scope satisfies the precondition on this path.
+    None,
+    /// No search could settle it (`--precondition-fuse`, or the budget ran out).
+    Fused,
+}
+
 /// How often (in steps) the machine reads its resident memory against `--max-memory`.
 const MEMORY_CHECK_STEPS: u64 = 1024;
 
@@ -65,6 +76,14 @@ impl Ends<'_> {
         }
         Ok(())
     }
+
+    /// A trace, unless the state had no valid input after all.
+    fn push_some(&mut self, t: Option<Trace>) -> Result<()> {
+        match t {
+            Some(t) => self.push(t),
+            None => Ok(()),
+        }
+    }
 }
 
 impl<'p, H: HeapStrategy, S: Solver> Machine<'p, H, S> {
@@ -82,6 +101,11 @@ impl<'p, H: HeapStrategy, S: Solver> Machine<'p, H, S> {
             options,
             stats: Stats::default(),
             budget,
+            precondition: None,
+            entry: None,
+            p_limit: config.bounds.precondition_fuse,
+            aside: Vec::new(),
+            fault_later: None,
             printed: Default::default(),
         }
     }
@@ -103,7 +127,18 @@ impl<'p, H: HeapStrategy, S: Solver> Machine<'p, H, S> {
         };
         let mut ends = Ends { info, tally: Tally::default(), kept: Vec::new(), sink };
         let mut work = worklist::<State<H>>(self.config.search);
-        work.push_all(vec![init]);
+        let mut init = init;
+        // With a precondition, the exploration starts only if some input within the scope
+        // satisfies it.
+        match self.validate(&mut init)? {
+            Valid::Yes => work.push_all(vec![init]),
+            Valid::No => self.stats.rejected += 1,
+            Valid::Fused => {
+                let cut = self.fuse_cut();
+                let t = self.finish(ends.next_id(), init, Outcome::Cut(cut))?;
+                ends.push_some(t)?;
+            }
+        }
         let mut halted = None;
         'states: while let Some(first) = work.pop() {
             let mut st = first;
@@ -119,6 +154,10 @@ impl<'p, H: HeapStrategy, S: Solver> Machine<'p, H, S> {
                     break 'states;
                 }
                 let mut next = self.step(st)?;
+                if let Some(e) = self.fault_later.take() {
+                    return Err(e);
+                }
+                next.append(&mut self.aside);
                 if next.len() == 1 && matches!(next.first(), Some(Next::Run(_))) {
                     match next.pop() {
                         Some(Next::Run(s)) => {
@@ -134,7 +173,7 @@ impl<'p, H: HeapStrategy, S: Solver> Machine<'p, H, S> {
                         Next::Run(s) => runs.push(s),
                         Next::Done(s, o) => {
                             let t = self.finish(ends.next_id(), s, o)?;
-                            ends.push(t)?;
+                            ends.push_some(t)?;
                         }
                         Next::Rejected => self.stats.rejected += 1,
                     }
@@ -201,13 +240,33 @@ impl<'p, H: HeapStrategy, S: Solver> Machine<'p, H, S> {
             let why = format!("max-objects ({})", self.config.bounds.max_objects);
             return (st, Outcome::Cut(why));
         }
+        // (Under a precondition `finish` drops such a state: it is beyond the scope.)
         st.assume(&extra);
         (st, outcome)
     }
 
     /// Turns an ended state into a trace: outcome, path, path condition, concrete input.
-    fn finish(&mut self, id: usize, st: State<H>, outcome: Outcome<H::Ref>) -> Result<Trace> {
-        let (st, outcome) = self.meet_model_constraints(st, outcome);
+    /// With a precondition the input is one on which it holds (`None`: the state had no
+    /// valid input after all, and no trace).
+    fn finish(&mut self, id: usize, st: State<H>, outcome: Outcome<H::Ref>) -> Result<Option<Trace>> {
+        let was_cut = matches!(outcome, Outcome::Cut(_));
+        let (st, mut outcome) = self.meet_model_constraints(st, outcome);
+        if !was_cut && matches!(outcome, Outcome::Cut(_)) && self.drops_beyond_scope(&st) {
+            self.stats.beyond_scope += 1;
+            return Ok(None);
+        }
+        let mut unknown = st.unknown;
+        let mut checked = None;
+        if self.oracle().is_some() && !self.options.counts_only && !matches!(outcome, Outcome::Cut(_)) {
+            match self.valid_input(&st)? {
+                ValidInput::Input(c) => checked = Some(c),
+                ValidInput::None => {
+                    self.stats.rejected += 1;
+                    return Ok(None);
+                }
+                ValidInput::Fused => outcome = Outcome::Cut(self.fuse_cut()),
+            }
+        }
         let table = &self.program.table;
         let (kind, value, exception, cut, ret) = match &outcome {
             Outcome::Return(v) => {
@@ -220,21 +279,23 @@ impl<'p, H: HeapStrategy, S: Solver> Machine<'p, H, S> {
             Outcome::Exception(c) => (TraceKind::Exception, None, Some(table.class(*c).java_name()), None, None),
             Outcome::Cut(why) => (TraceKind::Cut, None, None, Some(why.clone()), None),
         };
-        let mut unknown = st.unknown;
-        let concrete = match self.solver.model(&st.pc) {
-            SatResult::Sat(_) if self.options.counts_only => None,
-            SatResult::Sat(model) => {
-                let solver = &mut self.solver;
-                let mut values = |ts: &[Term]| solver.eval(ts);
-                let cx = &mut Ctx { table: &self.program.table, terms: &mut self.terms, config: self.config };
-                let roots = Roots { args: &st.args, statics: &st.statics, ret: ret.as_ref() };
-                Some(self.strategy.concretize(cx, &st.heap, &model, &mut values, roots)?)
-            }
-            SatResult::Unknown(_) => {
-                unknown = true;
-                None
-            }
-            SatResult::Unsat => None,
+        let concrete = match checked {
+            Some(c) => Some(c),
+            None => match self.solver.model(&st.pc) {
+                SatResult::Sat(_) if self.options.counts_only => None,
+                SatResult::Sat(model) => {
+                    let solver = &mut self.solver;
+                    let mut values = |ts: &[Term]| solver.eval(ts);
+                    let cx = &mut Ctx { table: &self.program.table, terms: &mut self.terms, config: self.config };
+                    let roots = Roots { args: &st.args, statics: &st.statics, ret: ret.as_ref() };
+                    Some(self.strategy.concretize(cx, &st.heap, &model, &mut values, roots)?)
+                }
+                SatResult::Unknown(_) => {
+                    unknown = true;
+                    None
+                }
+                SatResult::Unsat => None,
+            },
         };
         let dot = if self.options.dot {
             let cx = &mut Ctx { table: &self.program.table, terms: &mut self.terms, config: self.config };
@@ -243,7 +304,7 @@ impl<'p, H: HeapStrategy, S: Solver> Machine<'p, H, S> {
             None
         };
         let pc_text = if self.options.counts_only { Default::default() } else { self.pc_text(&st) };
-        Ok(Trace {
+        Ok(Some(Trace {
             id,
             kind,
             value,
@@ -256,6 +317,49 @@ impl<'p, H: HeapStrategy, S: Solver> Machine<'p, H, S> {
             unknown,
             notes: st.notes,
             dot,
+        }))
+    }
+
+    /// The input of an ended state's test under `--precondition`: a final P-search on its
+    /// input view gives the input heap (every field the precondition reads, which the
+    /// method may not have), and a concrete run of the method on it gives what the test
+    /// checks; that run must take the trace's path.
+    fn valid_input(&mut self, st: &State<H>) -> Result<ValidInput> {
+        let hint = st.witness.clone();
+        let (sp, model) = match self.p_search(st, hint.as_deref().map(|w| &w.model), true)? {
+            Search::Found(sp, model) => (sp, model),
+            Search::None => return Ok(ValidInput::None),
+            Search::Fused => return Ok(ValidInput::Fused),
+        };
+        let input = {
+            let solver = &mut self.solver;
+            let mut values = |ts: &[Term]| solver.eval(ts);
+            let cx = &mut Ctx { table: &self.program.table, terms: &mut self.terms, config: self.config };
+            let roots = Roots { args: &st.args, statics: &st.statics, ret: None };
+            self.strategy.concretize(cx, &sp.heap, &model, &mut values, roots)?
+        };
+        let Some(entry) = self.entry else { return Err(self.fault(st, "a trace end without an entry method")) };
+        let info = RunInfo {
+            method: self.program.table.method_display(entry),
+            method_id: entry,
+            strategy: self.strategy.name().to_string(),
+            arg_names: Vec::new(),
+        };
+        let run = super::replay::replay(self.program, self.config, &info, &input, Constant::default(), &self.budget)?;
+        let Some(run) = run else { return Ok(ValidInput::Fused) };
+        if run.path != st.path {
+            return Err(crate::Error::ModelCheck {
+                method: info.method,
+                trace: 0,
+                msg: format!(
+                    "the input found for a state of path {:?} takes path {:?} when run (an engine bug)",
+                    st.path, run.path
+                ),
+            });
+        }
+        Ok(match run.concrete {
+            Some(c) => ValidInput::Input(c),
+            None => ValidInput::Fused,
         })
     }
 }

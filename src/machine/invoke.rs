@@ -75,9 +75,12 @@ impl<H: HeapStrategy, S: Solver> Machine<'_, H, S> {
             unknown: false,
             steps: 0,
             pre_decisions: 0,
-            pre_forks: 0,
+            witness: None,
+            witness_upto: 0,
         };
-        self.push_precondition(&mut st, entry)?;
+        // The precondition is an oracle on the inputs, not a prefix of every trace.
+        self.precondition = self.precondition_of(entry)?;
+        self.entry = Some(entry);
         if !self.config.symbolic_statics {
             st = match self.ensure_init(st, m.owner)? {
                 Ok(s) | Err(Next::Run(s)) => s,
@@ -87,29 +90,40 @@ impl<H: HeapStrategy, S: Solver> Machine<'_, H, S> {
         Ok((st, names))
     }
 
-    /// Pushes the `--precondition` frame (a boolean no-argument method of the receiver) on
-    /// top of the entry frame of `st`. A static entry has no receiver: it runs
-    /// unconstrained, and the trace notes say so.
-    pub(super) fn push_precondition(&self, st: &mut State<H>, entry: MethodId) -> Result<()> {
-        let Some(pre) = self.config.precondition.clone() else { return Ok(()) };
+    /// The `--precondition` method of `entry`'s class (a boolean method without arguments,
+    /// declared or inherited), if one is configured. A static entry has no receiver to
+    /// constrain: an error (the pipeline refuses such flags before any work).
+    pub(super) fn precondition_of(&self, entry: MethodId) -> Result<Option<MethodId>> {
+        let Some(pre) = self.config.precondition.clone() else { return Ok(None) };
         let table = &self.program.table;
         let m = table.method(entry);
         if m.is_static() {
-            st.notes.push(format!("--precondition {pre} not applied: static method"));
-            return Ok(());
+            return Err(Error::Usage(format!(
+                "--precondition {pre} constrains a receiver, but {} is static",
+                table.method_display(entry)
+            )));
         }
-        let recv = st.args.first().cloned().ok_or_else(|| {
-            Error::Usage(format!("{} has no receiver for --precondition {pre}", table.method_display(entry)))
-        })?;
         let desc = crate::classfile::MethodDesc { params: vec![], ret: Some(JType::Boolean) };
-        let pm = table
+        table
             .declared_method(m.owner, &pre, &desc)
             .or_else(|| table.resolve_method(m.owner, &pre, &desc))
+            .map(Some)
             .ok_or_else(|| Error::UnknownMethod {
                 spec: format!("{}#{pre}()Z (the precondition)", table.class(m.owner).java_name()),
                 candidates: table.class(m.owner).methods.iter().map(|x| table.method_display(*x)).collect(),
-            })?;
-        let pbody = self.program.body(pm)?.ok_or_else(|| Error::Usage(format!("precondition {pre} has no code")))?;
+            })
+    }
+
+    /// Pushes the `--precondition` frame on top of the entry frame of `st`, so that a
+    /// concrete replay checks its input first (the trace is rejected where it is false).
+    pub(super) fn push_precondition(&self, st: &mut State<H>, entry: MethodId) -> Result<()> {
+        let Some(pm) = self.precondition_of(entry)? else { return Ok(()) };
+        let recv = st.args.first().cloned().ok_or_else(|| {
+            Error::Usage(format!("{} has no receiver for the precondition", self.program.table.method_display(entry)))
+        })?;
+        let pbody = self.program.body(pm)?.ok_or_else(|| {
+            Error::Usage(format!("precondition {} has no code", self.program.table.method_display(pm)))
+        })?;
         let mut pf = Frame::new(pm, pbody, FrameKind::Precondition);
         pf.set(LocalId(0), recv);
         st.frames.push(pf);

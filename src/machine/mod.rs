@@ -12,6 +12,7 @@ mod explore;
 mod invoke;
 mod library;
 mod objects;
+mod precondition;
 pub mod replay;
 pub mod search;
 pub mod state;
@@ -133,8 +134,16 @@ pub enum TraceKind {
 #[derive(Debug, Clone, Default, Serialize)]
 pub struct Stats {
     pub solver: SolverStats,
-    /// States dropped because the precondition did not hold.
+    /// States dropped because no input within the scope satisfies the precondition there.
     pub rejected: u64,
+    /// P-searches run to settle forks and trace ends (`--precondition`).
+    pub pre_searches: u64,
+    /// States dropped because they need an input object beyond the scope (`--max-objects`
+    /// under `--precondition`, where the scope is the input domain).
+    pub beyond_scope: u64,
+    /// The most decisions the precondition made on an input it accepted (compare with
+    /// `--precondition-fuse`).
+    pub pre_max_decisions: u32,
     pub time_ms: u64,
     /// Instructions executed over all states.
     pub steps: u64,
@@ -255,6 +264,18 @@ pub struct Machine<'p, H: HeapStrategy, S: Solver> {
     pub options: Options,
     pub stats: Stats,
     pub budget: Budget,
+    /// The precondition of the entry method, when `--precondition` turns the validity
+    /// oracle on (`precondition.rs`).
+    pub(crate) precondition: Option<MethodId>,
+    /// The entry method of the run.
+    pub(crate) entry: Option<MethodId>,
+    /// How many decisions a path of the precondition may take in the current P-search.
+    pub(crate) p_limit: u32,
+    /// States the oracle ended while checking a fork (cut by `precondition-fuse`), for the
+    /// run loop to report.
+    pub(crate) aside: Vec<state::Next<H>>,
+    /// An engine fault met while checking a fork, for the run loop to return.
+    pub(crate) fault_later: Option<crate::Error>,
     /// Path-condition entries already printed, by term id, with the value names they were
     /// printed with: traces share prefixes, so each entry is printed once.
     pub(crate) printed: (Vec<String>, std::collections::HashMap<u32, std::rc::Rc<str>>),

@@ -18,9 +18,9 @@ use crate::lower::Program;
 use crate::solver::Solver;
 use crate::{Error, Result};
 
-/// The `--precondition-depth` of a replay: the guard on forced decisions inside the
-/// precondition is 16 per allowed fork, so this allows about a million concrete decisions.
-const REPLAY_PRECONDITION_DEPTH: u32 = 1 << 16;
+/// The `--precondition-fuse` of a replay: a concrete run of the precondition makes no
+/// forks, so it may take many more decisions than a symbolic one.
+const REPLAY_PRECONDITION_FUSE: u32 = 1 << 20;
 
 /// Replays every non-cut trace of `result` that has a concrete input; the first
 /// disagreement is an error naming the trace.
@@ -77,7 +77,7 @@ pub fn replay<S: Solver>(
     // paths compare whole and an input that breaks it is caught; its fork budget is lifted
     // (a concrete run has no forks, only the guard on forced decisions, which scales with it).
     let mut cfg = config.clone();
-    cfg.bounds.precondition_depth = cfg.bounds.precondition_depth.max(REPLAY_PRECONDITION_DEPTH);
+    cfg.bounds.precondition_fuse = cfg.bounds.precondition_fuse.max(REPLAY_PRECONDITION_FUSE);
     let mut m =
         Machine::new(program, &cfg, Lazy, solver, Options { budget: Some(budget.clone()), ..Options::default() });
     let entry = result.method_id;
@@ -99,7 +99,8 @@ pub fn replay<S: Solver>(
         unknown: false,
         steps: 0,
         pre_decisions: 0,
-        pre_forks: 0,
+        witness: None,
+        witness_upto: 0,
     };
     m.push_precondition(&mut st, entry)?;
     if !cfg.symbolic_statics {

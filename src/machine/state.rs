@@ -16,7 +16,8 @@ pub enum FrameKind {
     Call,
     /// A class initializer run before the instruction that triggered it (re-executed after).
     ClassInit,
-    /// The precondition (e.g. `repOK`) run on the input before the entry method.
+    /// The precondition (e.g. `repOK`): run on an input view by a P-search, or before the
+    /// entry method when a concrete input is replayed.
     Precondition,
 }
 
@@ -88,11 +89,9 @@ pub struct State<H: HeapStrategy> {
     pub pc: Vec<Term>,
     /// The program path: decisions at branches, switches, exception edges and dispatch.
     pub path: Vec<Decision>,
-    /// How many decisions of `path` were made inside the precondition.
+    /// Decisions made inside the precondition on this path (not part of `path`; they count
+    /// against `--precondition-fuse`).
     pub pre_decisions: u32,
-    /// How many of those were forks (more than one outcome feasible): the decisions that
-    /// count against `--precondition-depth`.
-    pub pre_forks: u32,
     /// Classes whose initializer has run (or been scheduled) on this path.
     pub initialized: BTreeSet<ClassId>,
     /// The entry method's arguments (receiver first), for reports and test generation.
@@ -106,6 +105,11 @@ pub struct State<H: HeapStrategy> {
     pub unknown: bool,
     /// Instructions executed, for the time-limit check.
     pub steps: u64,
+    /// With `--precondition`: a model of the path condition on which the precondition holds
+    /// (see `machine/precondition.rs`), shared by the states forked from this one.
+    pub witness: Option<Rc<super::precondition::Witness>>,
+    /// How much of `pc` the witness is known to satisfy.
+    pub witness_upto: usize,
 }
 
 impl<H: HeapStrategy> Clone for State<H> {
@@ -116,13 +120,14 @@ impl<H: HeapStrategy> Clone for State<H> {
             pc: self.pc.clone(),
             path: self.path.clone(),
             pre_decisions: self.pre_decisions,
-            pre_forks: self.pre_forks,
             initialized: self.initialized.clone(),
             args: self.args.clone(),
             statics: self.statics.clone(),
             notes: self.notes.clone(),
             unknown: self.unknown,
             steps: self.steps,
+            witness: self.witness.clone(),
+            witness_upto: self.witness_upto,
         }
     }
 }

@@ -20,7 +20,7 @@ fn bounds(b: &Bounds) -> Value {
         "max_calls": b.max_calls,
         "time_limit_s": b.time_limit_s,
         "max_array_length": b.max_array_length,
-        "precondition_depth": b.precondition_depth,
+        "precondition_fuse": b.precondition_fuse,
         "max_memory_mb": b.max_memory_mb,
     })
 }
@@ -50,6 +50,9 @@ fn counts(s: &Summary) -> Map<String, Value> {
     m.insert("rejected".into(), json!(s.rejected));
     m.insert("unknown".into(), json!(s.unknown));
     m.insert("halted".into(), json!(s.halted));
+    m.insert("precondition_searches".into(), json!(s.pre_searches));
+    m.insert("beyond_scope".into(), json!(s.beyond_scope));
+    m.insert("precondition_max_decisions".into(), json!(s.pre_max_decisions));
     m
 }
 

@@ -37,6 +37,11 @@ pub struct Summary {
     /// Why the run stopped before exploring everything (`time-limit (10s)`, `interrupted`,
     /// `max-memory (4096 MB)`); its pending states are the traces cut for that reason.
     pub halted: Option<String>,
+    /// With `--precondition`: P-searches run, states dropped as beyond the scope, and the
+    /// most decisions the precondition made on an input it accepted.
+    pub pre_searches: u64,
+    pub beyond_scope: u64,
+    pub pre_max_decisions: u32,
 }
 
 /// Counts a run.
@@ -57,6 +62,9 @@ pub fn summarize(r: &RunResult, config: &Config, peak_mb: f64) -> Summary {
         rejected: r.stats.rejected,
         unknown: r.tally.unknown,
         halted: r.halted.map(|h| h.reason()),
+        pre_searches: r.stats.pre_searches,
+        beyond_scope: r.stats.beyond_scope,
+        pre_max_decisions: r.stats.pre_max_decisions,
     }
 }
 

@@ -11,14 +11,14 @@ use crate::machine::{RunInfo, RunResult, Trace, TraceKind};
 /// The bounds as one line.
 pub fn bounds_line(b: &Bounds) -> String {
     format!(
-        "bounds: max-depth {}, max-objects {}, max-calls {}, time-limit {}s, max-array-length {}, precondition-depth {}, \
+        "bounds: max-depth {}, max-objects {}, max-calls {}, time-limit {}s, max-array-length {}, precondition-fuse {}, \
          max-memory {} MB",
         b.max_depth,
         b.max_objects,
         b.max_calls,
         b.time_limit_s,
         b.max_array_length,
-        b.precondition_depth,
+        b.precondition_fuse,
         b.max_memory_mb
     )
 }
@@ -84,8 +84,18 @@ pub fn tail(s: &Summary, cuts: &BTreeMap<String, Vec<usize>>) -> String {
         "traces {}  paths {}  exceptional {}  cut {}  solver queries {} (+{} cached)  time {} ms",
         s.traces, s.paths, s.exceptional, s.cut, s.solver_queries, s.cache_hits, s.time_ms
     );
-    if s.rejected > 0 {
-        let _ = writeln!(out, "precondition rejected {} states", s.rejected);
+    if s.pre_searches > 0 || s.rejected > 0 {
+        let _ = writeln!(
+            out,
+            "precondition: {} states without a valid input dropped, {} beyond the scope (max-objects {}); {} searches, \
+             at most {} decisions on an accepted input (fuse {})",
+            s.rejected,
+            s.beyond_scope,
+            s.bounds.max_objects,
+            s.pre_searches,
+            s.pre_max_decisions,
+            s.bounds.precondition_fuse
+        );
     }
     if let Some(h) = &s.halted {
         let _ = writeln!(out, "stopped early: {h}; the states still pending are the traces cut by it");

@@ -6,6 +6,7 @@
 //! is always reported as such and never read as unsatisfiable.
 
 pub mod cache;
+pub mod constant;
 mod repair;
 pub mod z3;
 

@@ -242,3 +242,11 @@ pub fn concretize(
 pub fn dot(cx: &mut Ctx<'_>, heap: &LazyHeap) -> String {
     super::concrete::dot_graph(cx, heap)
 }
+
+/// The input heap of a graph: every input object as it was before the run (see
+/// [`crate::heap::objects::Obj::as_input`]); parameters keep what they were bound to.
+pub fn input_view(heap: &LazyHeap) -> LazyHeap {
+    let mut h = heap.clone();
+    h.objs = heap.objs.iter().map(|o| o.as_input()).collect();
+    h
+}

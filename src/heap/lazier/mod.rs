@@ -265,6 +265,14 @@ impl HeapStrategy for Lazier {
         ops::concretize(cx, heap, model, values, roots)
     }
 
+    fn shape_choices(&self) -> bool {
+        true
+    }
+
+    fn input_view(&self, _cx: &mut Ctx<'_>, heap: &LazyHeap) -> Result<LazyHeap> {
+        Ok(ops::input_view(heap))
+    }
+
     fn dot(&self, cx: &mut Ctx<'_>, heap: &LazyHeap) -> String {
         ops::dot(cx, heap)
     }

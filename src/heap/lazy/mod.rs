@@ -128,6 +128,14 @@ impl HeapStrategy for Lazy {
         ops::concretize(cx, heap, model, values, roots)
     }
 
+    fn shape_choices(&self) -> bool {
+        true
+    }
+
+    fn input_view(&self, _cx: &mut Ctx<'_>, heap: &LazyHeap) -> Result<LazyHeap> {
+        Ok(ops::input_view(heap))
+    }
+
     fn dot(&self, cx: &mut Ctx<'_>, heap: &LazyHeap) -> String {
         ops::dot(cx, heap)
     }

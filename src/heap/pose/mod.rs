@@ -761,6 +761,29 @@ impl HeapStrategy for Pose {
         concrete::concretize(cx, heap, model, values, roots)
     }
 
+    fn input_view(&self, cx: &mut Ctx<'_>, heap: &PoseHeap) -> Result<PoseHeap> {
+        let mut h = heap.clone();
+        for log in h.logs.values_mut() {
+            log.writes.clear();
+        }
+        // A key's input value is assume(H, Y, f, Z) without the run's writes: the fresh value
+        // of the first symbol initialized before `Y` that `Y` equals, else `Y`'s own.
+        for i in 0..h.syms.len() {
+            let y = h.syms[i].var.clone();
+            let keys: Vec<(Key, Value<Term>)> = h.syms[i].initial.iter().map(|(k, (z, _))| (*k, z.clone())).collect();
+            let mut fields = BTreeMap::new();
+            for (key, z) in keys {
+                let Some(log) = h.logs.get(&key) else { continue };
+                let own = log.inits.iter().position(|(x, _)| *x == y).unwrap_or(log.inits.len());
+                let before = KeyLog { inits: log.inits[..own].to_vec(), writes: Vec::new() };
+                let v = chain(cx, &before, &y, Some(&z))?.unwrap_or(z);
+                fields.insert(key, v);
+            }
+            h.syms[i].fields = fields;
+        }
+        Ok(h)
+    }
+
     fn dot(&self, cx: &mut Ctx<'_>, heap: &PoseHeap) -> String {
         concrete::dot(cx, heap)
     }

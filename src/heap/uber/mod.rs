@@ -137,6 +137,15 @@ pub struct UberHeap {
     pub existence: Option<Term>,
 }
 
+/// How many input locations lazy initialization may offer before it cuts: `--max-objects`;
+/// with a precondition twice that, because there the scope bounds the objects a witness
+/// input has (a cardinality constraint of [`HeapStrategy::model_constraints`]), and an
+/// offered location that no pruning has ruled out yet is not an object.
+fn candidate_cap(cx: &Ctx<'_>) -> u32 {
+    let max = cx.config.bounds.max_objects;
+    if cx.config.precondition.is_some() { max.saturating_mul(2) } else { max }
+}
+
 /// The null reference: `L(r0) = {(true, null)}`.
 pub const NULL: RefId = RefId(0);
 
@@ -266,7 +275,7 @@ impl Uber {
         let mut offered = Vec::new();
         let mut cut = None;
         for kind in fresh_kinds(cx.table, ty) {
-            if h.inputs.len() as u32 >= cx.config.bounds.max_objects {
+            if h.inputs.len() as u32 >= candidate_cap(cx) {
                 // One number beyond every location so far stands for "a new object the bound
                 // did not allow"; choosing it cuts the trace.
                 if cut.is_none() {
@@ -327,7 +336,11 @@ impl Uber {
         if let Some(n) = h.refs.get_mut(r.0 as usize) {
             Rc::make_mut(n).offered = offered;
         }
+        let offered_any = h.refs.get(r.0 as usize).is_some_and(|n| !n.offered.is_empty());
         assume.push(one_of(cx, &c, &numbers));
+        if offered_any {
+            assume.extend(h.within_scope(cx));
+        }
         Ok(Init { heap: h, r, assume, cut })
     }
 
@@ -425,7 +438,8 @@ impl Uber {
             _ => None,
         };
         let v = match (vals.len(), summary) {
-            (0, _) => return Err(internal("a read through a reference without locations")),
+            // The path condition leaves this reference no location: no state reads here.
+            (0, _) => return Ok(Vec::new()),
             (1, _) => vals.swap_remove(0),
             (_, Some((def, at))) => {
                 assume.push(at);
@@ -767,6 +781,10 @@ impl HeapStrategy for Uber {
         concrete::concretize(cx, heap, model, values, roots)
     }
 
+    fn input_view(&self, cx: &mut Ctx<'_>, heap: &UberHeap) -> Result<UberHeap> {
+        heap.input_view(cx)
+    }
+
     fn dot(&self, cx: &mut Ctx<'_>, heap: &UberHeap) -> String {
         concrete::dot(cx, heap)
     }
@@ -776,7 +794,28 @@ impl HeapStrategy for Uber {
     }
 
     fn model_constraints(&self, cx: &mut Ctx<'_>, heap: &UberHeap) -> Vec<Term> {
-        heap.beyond.iter().map(|g| cx.terms.not(g)).collect()
+        let mut out: Vec<Term> = heap.beyond.iter().map(|g| cx.terms.not(g)).collect();
+        out.extend(heap.within_scope(cx));
+        out
+    }
+}
+
+impl UberHeap {
+    /// With a precondition, the scope bounds the objects that exist, not the candidates
+    /// offered: at most `--max-objects` input locations exist (asserted whenever a new
+    /// location is offered, so that the solver rules out bigger inputs at once).
+    fn within_scope(&self, cx: &mut Ctx<'_>) -> Option<Term> {
+        cx.config.precondition.as_ref()?;
+        let (one, zero) = (cx.terms.int(1), cx.terms.int(0));
+        let mut sum = cx.terms.int(0);
+        for l in &self.inputs {
+            if let Ok(loc) = self.loc(*l) {
+                let bit = cx.terms.ite(&loc.exists, &one, &zero);
+                sum = cx.terms.bin(crate::term::BvOp::Add, &sum, &bit);
+            }
+        }
+        let max = cx.terms.int(cx.config.bounds.max_objects.min(i32::MAX as u32) as i32);
+        Some(cx.terms.sle(&sum, &max))
     }
 }
 

@@ -35,6 +35,48 @@ impl UberHeap {
         Ok(())
     }
 
+    /// The input heap (see [`crate::heap::HeapStrategy::input_view`]): input locations
+    /// hold their initial field values and elements, and the field summaries are rebuilt
+    /// from them.
+    pub(super) fn input_view(&self, cx: &mut Ctx<'_>) -> Result<UberHeap> {
+        let mut h = self.clone();
+        h.summaries.clear();
+        for i in 0..h.locs.len() {
+            let l = LocId(i as u32);
+            let loc = h.loc(l)?;
+            if !loc.input {
+                continue;
+            }
+            let initial: Vec<(FieldId, Value<RefId>)> = loc.initial.iter().map(|(f, v)| (*f, v.clone())).collect();
+            {
+                let m = h.loc_mut(l)?;
+                m.fields.clear();
+                if let Some(a) = &mut m.array {
+                    a.refs = a.initial_refs.clone();
+                    if let Some(p) = &mut a.prims {
+                        p.writes.clear();
+                    }
+                }
+            }
+            for (f, v) in initial {
+                h.set_field(cx, l, f, v)?;
+            }
+        }
+        // Allocated locations keep their state; their field summaries follow.
+        for i in 0..h.locs.len() {
+            let l = LocId(i as u32);
+            let loc = h.loc(l)?;
+            if loc.input {
+                continue;
+            }
+            let fields: Vec<(FieldId, Value<RefId>)> = loc.fields.iter().map(|(f, v)| (*f, v.clone())).collect();
+            for (f, v) in fields {
+                h.set_field(cx, l, f, v)?;
+            }
+        }
+        Ok(h)
+    }
+
     /// Records in the existence summary whether input location `l` exists.
     pub(super) fn record_existence(&mut self, cx: &mut Ctx<'_>, l: LocId, exists: &Term) {
         let base = match &self.existence {

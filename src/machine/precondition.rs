@@ -1,0 +1,242 @@
+//! The precondition as a validity oracle (DESIGN.md §7): with `--precondition P` a state
+//! lives only while some input within the scope (`--max-objects`) satisfies both its path
+//! condition and P. P never forks the exploration and none of its decisions is part of a
+//! trace's path: a trace's path is the method's, the same for every strategy.
+//!
+//! A state carries a *witness*: a model of its path condition under which P returns true.
+//! When a step forks (a branch, a switch, a materialization with several feasible
+//! alternatives), a side whose constraints the witness satisfies keeps it; any other side
+//! is settled by a *P-search*: P runs symbolically on the side's input view
+//! ([`HeapStrategy::input_view`]) in a sub-exploration of its own, depth first (the sides a
+//! hint model satisfies first), until one of P's paths returns true (the side lives, with
+//! that path's model as its witness) or none can (the side has no valid input and is
+//! dropped). At a trace's end one more P-search on the final input view gives the test's
+//! input, which then runs concretely for the outcome. P's paths that throw or are cut by
+//! `--max-objects` are dead ends of a search; a P path longer than `--precondition-fuse`
+//! decisions (a precondition that never returns) makes the search inconclusive, and a side
+//! no search could settle ends as a trace cut by `precondition-fuse`.
+
+use std::collections::HashSet;
+use std::rc::Rc;
+
+use super::state::{Frame, FrameKind, Next, State};
+use super::{Machine, Outcome};
+use crate::classfile::MethodId;
+use crate::heap::{HeapStrategy, Value};
+use crate::ir::LocalId;
+use crate::solver::{SatResult, Solver};
+use crate::term::{Assignment, Node, Term};
+use crate::{Error, Result};
+
+/// A model of a state's path condition under which the precondition returns true.
+#[derive(Debug)]
+pub struct Witness {
+    pub model: Assignment,
+    /// The symbols of the path condition the model was found for: only constraints over
+    /// these are judged by it (the model also gives values to the search's own symbols,
+    /// whose names a later materialization of the state may reuse for other things).
+    vars: HashSet<Rc<str>>,
+}
+
+impl Witness {
+    fn new(model: Assignment, pc: &[Term]) -> Witness {
+        let mut vars = HashSet::new();
+        for t in pc {
+            for v in t.vars() {
+                if let Node::Var(name, _) = v.node() {
+                    vars.insert(name.clone());
+                }
+            }
+        }
+        Witness { model, vars }
+    }
+
+    /// Whether the model satisfies `t` and `t` speaks only of symbols the model was made for.
+    fn covers(&self, t: &Term) -> bool {
+        t.vars().iter().all(|v| matches!(v.node(), Node::Var(name, _) if self.vars.contains(name)))
+            && self.model.eval_bool(t) == Some(true)
+    }
+}
+
+/// What a P-search found.
+pub(super) enum Search<H: HeapStrategy> {
+    /// A path of P returned true: the state it ended in (on the input view) and the model,
+    /// which is pinned in the solver (arrays read from it).
+    Found(Box<State<H>>, Assignment),
+    /// No input within the scope satisfies P and the state's path condition.
+    None,
+    /// Inconclusive: a path of P reached `--precondition-fuse`, or the budget ran out.
+    Fused,
+}
+
+/// The verdict on one side of a fork.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Valid {
+    Yes,
+    No,
+    Fused,
+}
+
+/// Most steps one P-search may take (whatever its paths): a guard against a search that
+/// would otherwise take the whole time limit on one state.
+const SEARCH_STEPS: u64 = 2_000_000;
+
+/// A P-search first lets P take this many decisions per object of the scope (a `repOK`
+/// checks a handful of things per node), then deepens up to the fuse.
+const FIRST_DEPTH_PER_OBJECT: u32 = 16;
+
+impl<H: HeapStrategy, S: Solver> Machine<'_, H, S> {
+    /// The precondition of the entry method, when the oracle is on.
+    pub(super) fn oracle(&self) -> Option<MethodId> {
+        self.precondition
+    }
+
+    /// The cut reason of a state no P-search could settle.
+    pub(super) fn fuse_cut(&self) -> String {
+        format!("precondition-fuse ({})", self.config.bounds.precondition_fuse)
+    }
+
+    /// Whether some input within the scope satisfies P and `st`'s path condition; on `Yes`
+    /// the state's witness covers its whole path condition.
+    pub(super) fn validate(&mut self, st: &mut State<H>) -> Result<Valid> {
+        if self.oracle().is_none() || Self::in_precondition(st) {
+            return Ok(Valid::Yes);
+        }
+        if let Some(w) = &st.witness
+            && st.pc[st.witness_upto.min(st.pc.len())..].iter().all(|t| w.covers(t))
+        {
+            st.witness_upto = st.pc.len();
+            return Ok(Valid::Yes);
+        }
+        let hint = st.witness.clone();
+        self.stats.pre_searches += 1;
+        Ok(match self.p_search(st, hint.as_deref().map(|w| &w.model), false)? {
+            Search::Found(_, model) => {
+                st.witness = Some(Rc::new(Witness::new(model, &st.pc)));
+                st.witness_upto = st.pc.len();
+                Valid::Yes
+            }
+            Search::None => Valid::No,
+            Search::Fused => Valid::Fused,
+        })
+    }
+
+    /// Runs P on the input view of `st` (a sub-exploration that never touches `st`), depth
+    /// first, the successors `hint` satisfies first, until a path of P returns true. With
+    /// `pin`, the model found comes from Z3 and stays pinned (for reading arrays from it).
+    ///
+    /// The search deepens step by step: P's paths may first take a few dozen decisions per
+    /// object of the scope, and longer only when a path needed more, up to
+    /// `--precondition-fuse`. A path of P longer than the fuse (one that walks a cycle with
+    /// a symbolic counter, say) is not a witness: on such an input P does not return true.
+    pub(super) fn p_search(&mut self, st: &State<H>, hint: Option<&Assignment>, pin: bool) -> Result<Search<H>> {
+        let fuse = self.config.bounds.precondition_fuse.max(1);
+        let mut limit = (FIRST_DEPTH_PER_OBJECT * (self.config.bounds.max_objects + 1)).min(fuse);
+        let mut steps = 0u64;
+        loop {
+            self.p_limit = limit;
+            let r = self.p_search_within(st, hint, pin, &mut steps);
+            self.p_limit = fuse;
+            match r? {
+                (Search::None, true) if limit < fuse => limit = limit.saturating_mul(4).min(fuse),
+                (found, _) => return Ok(found),
+            }
+        }
+    }
+
+    /// One depth-first P-search with P's paths cut at `self.p_limit` decisions; also says
+    /// whether a path was cut there.
+    fn p_search_within(
+        &mut self,
+        st: &State<H>,
+        hint: Option<&Assignment>,
+        pin: bool,
+        steps: &mut u64,
+    ) -> Result<(Search<H>, bool)> {
+        let Some(pm) = self.oracle() else { return Ok((Search::None, false)) };
+        let body = self.program.body(pm)?.ok_or_else(|| {
+            Error::Usage(format!("the precondition {} was not lowered", self.program.table.method_display(pm)))
+        })?;
+        let recv = st.args.first().cloned().ok_or_else(|| self.fault(st, "a precondition without a receiver"))?;
+        let heap = self.strategy.input_view(super::control::cx!(self), &st.heap)?;
+        let mut frame = Frame::new(pm, body, FrameKind::Precondition);
+        frame.set(LocalId(0), recv);
+        let start = State {
+            frames: vec![frame],
+            heap,
+            pc: st.pc.clone(),
+            path: Vec::new(),
+            pre_decisions: 0,
+            initialized: st.initialized.clone(),
+            args: st.args.clone(),
+            statics: st.statics.clone(),
+            notes: Vec::new(),
+            unknown: false,
+            steps: 0,
+            witness: None,
+            witness_upto: 0,
+        };
+        let mut work: Vec<State<H>> = vec![start];
+        let mut deep = false;
+        while let Some(first) = work.pop() {
+            let mut s = first;
+            loop {
+                *steps += 1;
+                if *steps > SEARCH_STEPS || self.budget.halt().is_some() {
+                    return Ok((Search::Fused, deep));
+                }
+                let base = s.pc.len();
+                let mut next = self.step(s)?;
+                if next.len() == 1 && matches!(next.first(), Some(Next::Run(_))) {
+                    if let Some(Next::Run(n)) = next.pop() {
+                        s = n;
+                        continue;
+                    }
+                    break;
+                }
+                let mut runs = Vec::new();
+                for n in next {
+                    match n {
+                        Next::Run(r) => runs.push(r),
+                        Next::Done(d, Outcome::Return(Some(Value::Int(t)))) => {
+                            if let Some(found) = self.holds(d, &t, pin)? {
+                                return Ok((found, deep));
+                            }
+                        }
+                        Next::Done(_, Outcome::Cut(why)) => deep |= why.starts_with("precondition-fuse"),
+                        // P threw, or a path needed an object beyond the scope: no witness.
+                        Next::Done(..) | Next::Rejected => {}
+                    }
+                }
+                if let Some(h) = hint {
+                    // Stable: the successors the hint satisfies first, otherwise program order.
+                    runs.sort_by_key(|r| !r.pc[base.min(r.pc.len())..].iter().all(|t| h.eval_bool(t) != Some(false)));
+                }
+                work.extend(runs.into_iter().rev());
+                break;
+            }
+        }
+        Ok((Search::None, deep))
+    }
+
+    /// P returned `t` on state `d`: the search's result when `t` can be true (with a model
+    /// of that, pinned in the solver), `None` when it cannot.
+    fn holds(&mut self, d: State<H>, t: &Term, pin: bool) -> Result<Option<Search<H>>> {
+        let zero = self.terms.int(0);
+        let ok = self.terms.ne(t, &zero);
+        if ok.is_false() {
+            return Ok(None);
+        }
+        let mut d = d;
+        self.stats.pre_max_decisions = self.stats.pre_max_decisions.max(d.pre_decisions);
+        d.assume(std::slice::from_ref(&ok));
+        let extra = self.strategy.model_constraints(super::control::cx!(self), &d.heap);
+        d.assume(&extra);
+        let answer = if pin { self.solver.model(&d.pc) } else { self.solver.check(&d.pc) };
+        Ok(match answer {
+            SatResult::Sat(model) => Some(Search::Found(Box::new(d), model)),
+            SatResult::Unsat => None,
+            SatResult::Unknown(_) => Some(Search::Fused),
+        })
+    }
+}

@@ -1,0 +1,38 @@
+//! A solver for path conditions of constants only: a concrete run (the replay of a model,
+//! the final input of a trace under `--precondition`) decides every branch on constants,
+//! so its path condition is empty or all true and it never needs Z3.
+
+use super::{SatResult, Solver, SolverStats};
+use crate::term::{Assignment, Term, Val};
+
+/// Answers from the constants of the path condition; anything symbolic is `unknown`.
+#[derive(Debug, Default)]
+pub struct Constant {
+    stats: SolverStats,
+}
+
+impl Solver for Constant {
+    fn check(&mut self, pc: &[Term]) -> SatResult {
+        if pc.iter().any(|t| t.is_false()) {
+            SatResult::Unsat
+        } else if pc.iter().all(|t| t.is_true()) {
+            SatResult::Sat(Assignment::default())
+        } else {
+            self.stats.unknown += 1;
+            SatResult::Unknown("a symbolic constraint in a concrete run".into())
+        }
+    }
+
+    fn model(&mut self, pc: &[Term]) -> SatResult {
+        self.check(pc)
+    }
+
+    fn eval(&mut self, terms: &[Term]) -> Option<Vec<Val>> {
+        let none = Assignment::default();
+        terms.iter().map(|t| t.vars().is_empty().then(|| none.eval(t)).flatten()).collect()
+    }
+
+    fn stats(&self) -> SolverStats {
+        self.stats
+    }
+}
