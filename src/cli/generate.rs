@@ -79,6 +79,7 @@ pub fn run(args: &GenArgs) -> Result<()> {
             stats.push(json::gen_stats(&t.summary, t.tests, &t.test_class));
         }
         let w = out.put(&t.file)?;
+        out.put(&t.sidecar)?;
         out.lines.push(format!(
             "{method}: {} tests from {} traces, {} ({})",
             t.tests,

@@ -161,6 +161,7 @@ impl<'p, H: HeapStrategy, S: Solver> Machine<'p, H, S> {
             value,
             exception,
             cut,
+            pre_decisions: st.pre_decisions as usize,
             path: st.path,
             pc: st.pc,
             pc_text,

@@ -77,6 +77,8 @@ pub struct Trace {
     /// The bound that cut the trace.
     pub cut: Option<String>,
     pub path: Vec<Decision>,
+    /// How many decisions at the start of `path` the `--precondition` method made.
+    pub pre_decisions: usize,
     pub pc: Vec<Term>,
     /// The path condition as text (heap choices named).
     pub pc_text: PcText,
