@@ -253,7 +253,7 @@ pub(super) fn class_source(target: &Target<'_>, r: &RunResult, class_name: &str)
             "trace": t.id,
             "outcome": outcome_text(t),
             "path": path_text(&t.path),
-            "path_condition": t.pc_text.to_string(),
+            "path_condition": t.pc_text.0.iter().map(|p| p.to_string()).collect::<Vec<_>>(),
         });
         match target.test(r, t) {
             Ok(body) => {

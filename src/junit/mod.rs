@@ -35,7 +35,7 @@ pub struct MethodTests {
     pub package: String,
     pub source: String,
     /// The sidecar of the source (JSON): per trace its test, outcome, program path and path
-    /// condition, which the tests' comments leave out.
+    /// condition (its list of conjuncts), which the tests' comments leave out.
     pub sidecar: String,
     /// Number of `@Test` methods.
     pub tests: usize,

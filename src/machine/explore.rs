@@ -133,7 +133,16 @@ impl<'p, H: HeapStrategy, S: Solver> Machine<'p, H, S> {
             Outcome::Cut(why) => (TraceKind::Cut, None, None, Some(why.clone()), None),
         };
         let mut unknown = st.unknown;
-        let concrete = match self.solver.model(&st.pc) {
+        let model = if self.options.counts_only {
+            self.solver.model(&st.pc)
+        } else {
+            // A model that tells behaviours apart: distinct objects, distinct small values.
+            let cx = &mut Ctx { table: &self.program.table, terms: &mut self.terms, config: self.config };
+            let roots = Roots { args: &st.args, statics: &st.statics, ret: ret.as_ref() };
+            let prefer = self.strategy.preferences(cx, &st.heap, roots);
+            self.solver.model_preferring(&st.pc, &prefer)
+        };
+        let concrete = match model {
             SatResult::Sat(_) if self.options.counts_only => None,
             SatResult::Sat(model) => {
                 let solver = &mut self.solver;

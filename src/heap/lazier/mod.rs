@@ -265,6 +265,10 @@ impl HeapStrategy for Lazier {
         ops::concretize(cx, heap, model, values, roots)
     }
 
+    fn preferences(&self, cx: &mut Ctx<'_>, heap: &LazyHeap, roots: Roots<'_, LRef>) -> Vec<Term> {
+        crate::heap::graph::concrete::graph_preferences(cx, heap, roots)
+    }
+
     fn dot(&self, cx: &mut Ctx<'_>, heap: &LazyHeap) -> String {
         ops::dot(cx, heap)
     }

@@ -761,6 +761,10 @@ impl HeapStrategy for Pose {
         concrete::concretize(cx, heap, model, values, roots)
     }
 
+    fn preferences(&self, cx: &mut Ctx<'_>, heap: &PoseHeap, roots: Roots<'_, Term>) -> Vec<Term> {
+        concrete::pose_preferences(cx, heap, roots)
+    }
+
     fn dot(&self, cx: &mut Ctx<'_>, heap: &PoseHeap) -> String {
         concrete::dot(cx, heap)
     }

@@ -767,6 +767,10 @@ impl HeapStrategy for Uber {
         concrete::concretize(cx, heap, model, values, roots)
     }
 
+    fn preferences(&self, cx: &mut Ctx<'_>, heap: &UberHeap, roots: Roots<'_, RefId>) -> Vec<Term> {
+        concrete::uber_preferences(cx, heap, roots)
+    }
+
     fn dot(&self, cx: &mut Ctx<'_>, heap: &UberHeap) -> String {
         concrete::dot(cx, heap)
     }
