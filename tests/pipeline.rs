@@ -88,3 +88,33 @@ fn gen_of_doubly_linked_list_add_first_checks_the_new_node() {
     assert!(!src.contains("Path condition") && !src.contains("->"), "{src}");
     check("sir", &g);
 }
+
+/// Test comments speak source: `Node#length` is `if (next == null) return 1; return 1 +
+/// next.length();` at line 10, so a list of n nodes takes that condition false n - 1 times,
+/// then true, and returns n (javac's `ifnonnull` is taken when the condition is false; the
+/// comment undoes that).
+#[test]
+fn comments_give_source_lines_and_conditions() {
+    let config =
+        Config { bounds: uberlazy::config::Bounds { max_depth: 6, ..Default::default() }, ..Config::default() };
+    let g = generate("subjects", &["subjects.Node#length"], Strategy::Uber, config);
+    let [(_, tests)] = g.methods.as_slice() else { panic!("one method expected") };
+    let src = &tests.as_ref().unwrap().file.contents;
+    let mut seen = 0;
+    for body in src.split("/**").skip(2) {
+        let line =
+            |key: &str| body.lines().find_map(|l| l.trim().strip_prefix(key)).unwrap_or_else(|| panic!("{body}"));
+        let Some(n) = line("* Outcome: returns ").trim_end_matches('.').parse::<usize>().ok() else { continue };
+        let path = match n {
+            1 => "line 10 true.".to_string(),
+            2 => "line 10 false, then true.".to_string(),
+            3 => "line 10 false twice, then true.".to_string(),
+            n => format!("line 10 false {} times, then true.", n - 1),
+        };
+        assert_eq!(line("* Path: "), path, "{body}");
+        let reach = if n == 1 { "(Node)".to_string() } else { format!("(Node, reaches {} Node)", n - 1) };
+        assert_eq!(line("* Input: "), format!("this = o0 {reach}."), "{body}");
+        seen += 1;
+    }
+    assert!(seen >= 4, "{src}");
+}

@@ -101,8 +101,8 @@ struct Step {
 }
 
 /// The decisions the method made (those of the precondition left out) in source terms:
-/// `line 60 true twice, then false`; a repeated sequence of lines (a loop) is written once
-/// with its count.
+/// `line 60 true twice, then false; line 63 true`; a repeated sequence of lines (a loop) is
+/// written once with its count.
 pub fn path(table: &ClassTable, entry: MethodId, t: &Trace) -> String {
     let steps: Vec<Step> = t.path.iter().skip(t.pre_decisions).map(|d| step(table, entry, d)).collect();
     if steps.is_empty() {
@@ -117,7 +117,7 @@ pub fn path(table: &ClassTable, entry: MethodId, t: &Trace) -> String {
         }
     }
     let texts: Vec<String> = groups.iter().map(|(place, whats)| format!("{place} {}", runs(whats))).collect();
-    repeats(&texts).join(", ")
+    repeats(&texts).join("; ")
 }
 
 fn step(table: &ClassTable, entry: MethodId, d: &Decision) -> Step {
@@ -158,7 +158,7 @@ fn runs(whats: &[String]) -> String {
     }
 }
 
-/// Writes a sequence repeated back to back once, with its count: `(line 60 true, line 61
+/// Writes a sequence repeated back to back once, with its count: `(line 60 true; line 61
 /// false) 3 times`.
 fn repeats(texts: &[String]) -> Vec<String> {
     let mut out = Vec::new();
@@ -174,7 +174,7 @@ fn repeats(texts: &[String]) -> Vec<String> {
         }
         let (p, reps) = best;
         if reps >= 2 {
-            out.push(format!("({}) {reps} times", texts[i..i + p].join(", ")));
+            out.push(format!("({}) {reps} times", texts[i..i + p].join("; ")));
         } else {
             out.push(texts[i].clone());
         }
@@ -233,7 +233,7 @@ mod tests {
         assert_eq!(runs(&s(&["false", "false", "false"])), "false 3 times");
         assert_eq!(runs(&s(&["true", "false", "true"])), "true, false, then true");
         let loop_ = s(&["line 60 true", "line 61 false", "line 60 true", "line 61 false", "line 60 false"]);
-        assert_eq!(repeats(&loop_), s(&["(line 60 true, line 61 false) 2 times", "line 60 false"]));
+        assert_eq!(repeats(&loop_), s(&["(line 60 true; line 61 false) 2 times", "line 60 false"]));
         assert_eq!(wrap("a bb ccc", 4), s(&["a bb", "ccc"]));
     }
 }
