@@ -17,6 +17,7 @@ fn stable(mut v: serde_json::Value) -> serde_json::Value {
     if let Some(o) = v.as_object_mut() {
         o.remove("time_ms");
         o.remove("solver_ms");
+        o.remove("model_ms");
         o.remove("peak_mb");
     }
     v

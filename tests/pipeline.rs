@@ -27,6 +27,8 @@ fn check(jar: &str, g: &Generated) {
         &t.file
     }));
     for f in files {
+        let long: Vec<&str> = f.contents.lines().filter(|l| l.chars().count() > 150).collect();
+        assert!(long.is_empty(), "{}: lines over 150 characters:\n{}", f.path.display(), long.join("\n"));
         let path = dir.path().join(&f.path);
         std::fs::create_dir_all(path.parent().unwrap()).unwrap();
         std::fs::write(path, &f.contents).unwrap();
@@ -51,4 +53,68 @@ fn gen_of_container_swap_through_the_library() {
     assert_eq!(t.file.path, std::path::Path::new("samples/Container_swapTest.java"));
     assert_eq!((t.summary.traces, t.summary.paths, t.tests), (2, 2, 2));
     check("samples", &g);
+}
+
+/// `DoublyLinkedList#addFirst` under `repOK`: the node the method allocates is asserted as a
+/// new object, with its key (the argument, non-zero so that a lost `n.key = key` shows)
+/// and both links, and the input nodes' links to it by identity.
+#[test]
+fn gen_of_doubly_linked_list_add_first_checks_the_new_node() {
+    let mut config = Config { precondition: Some("repOK".into()), ..Config::default() };
+    config.bounds.max_objects = 4;
+    config.bounds.precondition_fuse = uberlazy::config::precondition_fuse_for(4);
+    let g = generate("sir", &["sir.DoublyLinkedList#addFirst"], Strategy::Uber, config);
+    let [(_, tests)] = g.methods.as_slice() else { panic!("one method expected") };
+    let t = tests.as_ref().unwrap();
+    assert_eq!(t.tests, 1, "addFirst has one path: its input is any valid list");
+    let src = &t.file.contents;
+    for body in src.split("@Test").skip(1) {
+        let call = body.lines().find(|l| l.contains("o0.addFirst(")).expect("the call");
+        let key: i32 = call.trim().trim_start_matches("o0.addFirst(").trim_end_matches(");").parse().unwrap();
+        assert_ne!(key, 0, "a key that tells a set key from the default: {call}");
+        assert!(body.contains("assertTrue(Heap.isNew(n1, \"sir.DllNode\""), "{body}");
+        assert!(body.contains(&format!("assertEquals({key}, Heap.get(n1, \"sir.DllNode.key\"));")), "{body}");
+        for link in ["next", "prev"] {
+            assert!(body.contains(&format!("Heap.get(n1, \"sir.DllNode.{link}\")")), "{body}");
+        }
+        assert!(
+            body.contains("assertSame(n1, Heap.get(o1, \"sir.DllNode.next\"))")
+                || body.contains("Object n1 = Heap.get(o1, \"sir.DllNode.next\");")
+        );
+    }
+    // The sidecar keeps every trace's path condition; the comments do not.
+    let side: serde_json::Value = serde_json::from_str(&t.sidecar.contents).unwrap();
+    assert_eq!(side["traces"].as_array().unwrap().len(), t.summary.traces);
+    assert!(!src.contains("Path condition") && !src.contains("->"), "{src}");
+    check("sir", &g);
+}
+
+/// Test comments speak source: `Node#length` is `if (next == null) return 1; return 1 +
+/// next.length();` at line 10, so a list of n nodes takes that condition false n - 1 times,
+/// then true, and returns n (javac's `ifnonnull` is taken when the condition is false; the
+/// comment undoes that).
+#[test]
+fn comments_give_source_lines_and_conditions() {
+    let config =
+        Config { bounds: uberlazy::config::Bounds { max_depth: 6, ..Default::default() }, ..Config::default() };
+    let g = generate("subjects", &["subjects.Node#length"], Strategy::Uber, config);
+    let [(_, tests)] = g.methods.as_slice() else { panic!("one method expected") };
+    let src = &tests.as_ref().unwrap().file.contents;
+    let mut seen = 0;
+    for body in src.split("/**").skip(2) {
+        let line =
+            |key: &str| body.lines().find_map(|l| l.trim().strip_prefix(key)).unwrap_or_else(|| panic!("{body}"));
+        let Some(n) = line("* Outcome: returns ").trim_end_matches('.').parse::<usize>().ok() else { continue };
+        let path = match n {
+            1 => "line 10 true.".to_string(),
+            2 => "line 10 false, then true.".to_string(),
+            3 => "line 10 false twice, then true.".to_string(),
+            n => format!("line 10 false {} times, then true.", n - 1),
+        };
+        assert_eq!(line("* Path: "), path, "{body}");
+        let reach = if n == 1 { "(Node)".to_string() } else { format!("(Node, reaches {} Node)", n - 1) };
+        assert_eq!(line("* Input: "), format!("this = o0 {reach}."), "{body}");
+        seen += 1;
+    }
+    assert!(seen >= 4, "{src}");
 }

@@ -9,6 +9,7 @@
 pub mod classpath;
 pub mod descriptor;
 mod jdk;
+pub mod lines;
 mod names;
 pub mod parse;
 mod resolve;
@@ -112,6 +113,8 @@ pub struct Method {
     pub access: u16,
     /// Whether the class file has a `Code` attribute for this method.
     pub has_code: bool,
+    /// Source lines and jump senses of the code (empty without code or line numbers).
+    pub source: lines::SourceMap,
 }
 
 impl Method {
@@ -196,6 +199,9 @@ impl ClassTable {
     pub fn method(&self, id: MethodId) -> &Method {
         &self.methods[id.0 as usize]
     }
+    pub fn method_mut(&mut self, id: MethodId) -> &mut Method {
+        &mut self.methods[id.0 as usize]
+    }
 
     /// All classes in id order (loaded and phantom).
     pub fn classes(&self) -> impl Iterator<Item = &Class> {
@@ -234,7 +240,7 @@ impl ClassTable {
         has_code: bool,
     ) -> MethodId {
         let id = MethodId(self.methods.len() as u32);
-        self.methods.push(Method { id, owner, name, desc, access, has_code });
+        self.methods.push(Method { id, owner, name, desc, access, has_code, source: Default::default() });
         self.class_mut(owner).methods.push(id);
         id
     }

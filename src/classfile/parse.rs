@@ -62,6 +62,12 @@ pub fn parse_with_code<'a>(origin: &str, bytes: &'a [u8]) -> Result<ClassFile<'a
 /// opcode exists, and that `tableswitch`/`lookupswitch` tables fit inside the code. The
 /// message names the offset and the instruction.
 pub fn check_code(code: &[u8]) -> std::result::Result<(), String> {
+    walk_code(code, &mut |_, _| {})
+}
+
+/// Walks the instructions of a method's code as [`check_code`] does, calling `visit` with
+/// the offset and opcode of each complete instruction.
+pub fn walk_code(code: &[u8], visit: &mut dyn FnMut(usize, u8)) -> std::result::Result<(), String> {
     let len = code.len();
     let u4 = |at: usize| -> Option<i32> { code.get(at..at + 4).map(|b| i32::from_be_bytes([b[0], b[1], b[2], b[3]])) };
     let mut pc = 0usize;
@@ -111,6 +117,7 @@ pub fn check_code(code: &[u8]) -> std::result::Result<(), String> {
         if pc + size > len {
             return Err(format!("offset {pc}: truncated instruction (opcode 0x{op:02x})"));
         }
+        visit(pc, op);
         pc += size;
     }
     Ok(())
@@ -182,10 +189,29 @@ pub fn add_class(t: &mut ClassTable, src: &ClassSource) -> Result<()> {
     }
     for m in &cf.methods {
         let desc = method_desc(&m.descriptor);
-        let has_code = m.attributes.iter().any(|a| matches!(a.data, AttributeData::Code(_)));
-        t.add_method(id, m.name.to_string(), desc, m.access_flags.bits(), has_code);
+        let code = m.attributes.iter().find_map(|a| match &a.data {
+            AttributeData::Code(c) => Some(c),
+            _ => None,
+        });
+        let mid = t.add_method(id, m.name.to_string(), desc, m.access_flags.bits(), code.is_some());
+        if let Some(c) = code {
+            t.method_mut(mid).source = super::lines::source_map(c.code, line_table(c), walk_code);
+        }
     }
     Ok(())
+}
+
+/// The `LineNumberTable` entries of a method's code as (start offset, line).
+fn line_table(c: &cafebabe::attributes::CodeData<'_>) -> Vec<(u32, u32)> {
+    c.attributes
+        .iter()
+        .filter_map(|a| match &a.data {
+            AttributeData::LineNumberTable(t) => Some(t),
+            _ => None,
+        })
+        .flatten()
+        .map(|e| (u32::from(e.start_pc), u32::from(e.line_number)))
+        .collect()
 }
 
 fn const_value(v: &LiteralConstant<'_>) -> Option<ConstValue> {

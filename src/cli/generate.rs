@@ -99,6 +99,7 @@ pub fn run(args: &GenArgs, stop: &Stop) -> Result<()> {
             stats.push(json::gen_stats(&t.summary, t.tests, &t.test_class));
         }
         let w = out.put(&t.file)?;
+        out.put(&t.sidecar)?;
         out.lines.push(format!(
             "{method}: {} tests from {} traces, {} ({})",
             t.tests,

@@ -8,7 +8,7 @@ use std::collections::BTreeMap;
 
 use crate::classfile::{ClassTable, FieldId, JType};
 use crate::heap::{ObjKind, Value};
-use crate::term::{Assignment, Term, Val, sign_extend};
+use crate::term::{Assignment, Node, Term, TermPool, Val, sign_extend};
 use crate::{Error, Result};
 
 /// A concrete value.
@@ -206,4 +206,58 @@ pub fn narrow(elem: &JType, v: i64) -> CVal {
         JType::Boolean => CVal::Int(v & 1),
         _ => CVal::Int(i64::from(v as i32)),
     }
+}
+
+/// How many int-like symbols are asked to differ pairwise (the first ones; quadratic).
+const MAX_DISTINCT: usize = 12;
+/// Int-like symbols are asked to stay within `1..=SMALL`, or else `-SMALL..=SMALL`.
+const SMALL: i32 = 16;
+
+/// The soft constraints a trace's model should meet to tell behaviours apart, most wanted
+/// first: `objects` (each the condition that one more distinct, non-null input object
+/// exists, in creation order), then, for the int-like input symbols `ints` (booleans left
+/// alone): each non-zero, the first few pairwise distinct, each in `1..=16`, each in
+/// `-16..=16`. A model that meets them rebuilds an input with distinct objects and distinct
+/// small values where the path allows, so that a test sees a field left unset, a value
+/// written to the wrong object or two values swapped.
+pub fn preferences(terms: &mut TermPool, objects: Vec<Term>, ints: &[(Term, JType)]) -> Vec<Term> {
+    let mut out = objects;
+    let syms: Vec<(Term, bool)> = ints
+        .iter()
+        .filter(|(t, ty)| *ty != JType::Boolean && matches!(t.node(), Node::Var(..)))
+        .map(|(t, ty)| (t.clone(), *ty == JType::Long))
+        .collect();
+    let konst = |terms: &mut TermPool, long: bool, v: i32| if long { terms.long(i64::from(v)) } else { terms.int(v) };
+    for (t, long) in &syms {
+        let zero = konst(terms, *long, 0);
+        out.push(terms.ne(t, &zero));
+    }
+    let firsts = &syms[..syms.len().min(MAX_DISTINCT)];
+    for (i, (a, la)) in firsts.iter().enumerate() {
+        for (b, lb) in &firsts[i + 1..] {
+            if la == lb {
+                out.push(terms.ne(a, b));
+            }
+        }
+    }
+    for lo in [1, -SMALL] {
+        for (t, long) in &syms {
+            let (l, h) = (konst(terms, *long, lo), konst(terms, *long, SMALL));
+            let (above, below) = (terms.sle(&l, t), terms.sle(t, &h));
+            out.push(terms.and2(&above, &below));
+        }
+    }
+    out
+}
+
+/// The int and long arguments among `args` (their declared narrow types are not known
+/// here: all read as int).
+pub fn int_args<R>(args: &[Value<R>]) -> Vec<(Term, JType)> {
+    args.iter()
+        .filter_map(|a| match a {
+            Value::Int(t) => Some((t.clone(), JType::Int)),
+            Value::Long(t) => Some((t.clone(), JType::Long)),
+            Value::Ref(_) => None,
+        })
+        .collect()
 }

@@ -295,6 +295,14 @@ pub trait HeapStrategy {
     /// Later reads materialize as usual (their names continue the state's).
     fn input_view(&self, cx: &mut Ctx<'_>, heap: &Self::Heap) -> Result<Self::Heap>;
 
+    /// Soft constraints for the model of a finished trace, most wanted first (see
+    /// [`concrete::preferences`]): distinct non-null input objects where the path leaves the
+    /// choice open, then distinct small non-zero values. The default asks for the int-like
+    /// arguments only.
+    fn preferences(&self, cx: &mut Ctx<'_>, _heap: &Self::Heap, roots: Roots<'_, Self::Ref>) -> Vec<Term> {
+        concrete::preferences(cx.terms, Vec::new(), &concrete::int_args(roots.args))
+    }
+
     /// A human-readable description of the final heap (for `--dot`): Graphviz source.
     fn dot(&self, cx: &mut Ctx<'_>, heap: &Self::Heap) -> String;
 

@@ -1,15 +1,20 @@
 //! One JUnit test method per trace: rebuild the input heap, call, assert what the machine predicted.
 
-use std::collections::BTreeSet;
 use std::fmt::Write as _;
 
-use super::java::{binary_name, comment, ident, literal, type_name, value};
+use super::describe;
+use super::java::{binary_name, comment, ident, type_name};
+use super::layout::{MAX_LINE, wrap_long_lines};
+use super::oracle::{Oracle, expr, var};
 use super::{Junit, MethodTests};
 use crate::classfile::{ClassTable, FieldId, JType, MethodId};
-use crate::heap::{CObj, CVal, Concrete, ObjKind};
+use crate::heap::{CVal, Concrete};
 use crate::inputs::{Step, rebuild_heap};
 use crate::machine::{RunResult, Trace, TraceKind};
 use crate::report::path_text;
+
+/// Width of the text of a test's comment.
+const COMMENT_WIDTH: usize = 100;
 
 /// What the emitter needs to know about the method under test.
 pub(super) struct Target<'a> {
@@ -20,20 +25,10 @@ pub(super) struct Target<'a> {
     pub validity: Option<&'a str>,
 }
 
-/// The variable name of concrete object `i`.
-fn var(i: usize) -> String {
-    format!("o{i}")
-}
-
 /// `pkg.Owner.field` as the runtime helper names fields.
 fn qualified(table: &ClassTable, f: FieldId) -> String {
     let fd = table.field(f);
     format!("{}.{}", binary_name(table, fd.owner), fd.name)
-}
-
-/// A value stored in a field or element of type `ty` as an expression.
-fn expr(ty: &JType, v: &CVal) -> String {
-    value(ty, v, &var)
 }
 
 /// A value for `Heap.set`: primitives boxed with their exact type, references as they are.
@@ -53,22 +48,23 @@ impl Target<'_> {
         let Some(c) = &t.concrete else { return Err("no model (solver unknown)".to_string()) };
         let table = self.table;
         let m = table.method(self.method);
-        let outcome = match (&t.kind, &t.exception) {
-            (TraceKind::Exception, Some(x)) => format!("throws {x}"),
-            _ => match &t.value {
-                Some(v) => format!("returns {v}"),
-                None => "returns".to_string(),
-            },
-        };
-        let kind = if t.kind == TraceKind::Exception { "throws" } else { "returns" };
         let mut s = String::new();
         let _ = writeln!(s, "    /**");
-        let _ = writeln!(s, "     * Trace {} ({}): {}.", t.id, r.strategy, comment(&outcome).replace("*/", "* /"));
-        let _ = writeln!(s, "     * Path: {}.", comment(&path_text(&t.path)).replace("*/", "* /"));
-        let _ = writeln!(s, "     * Path condition: {}.", comment(&t.pc_text.to_string()).replace("*/", "* /"));
+        let input = describe::input(table, c, &m.desc.params, &r.arg_names);
+        let what = [
+            format!("Input: {input}."),
+            format!("Path: {}.", describe::path(table, self.method, t)),
+            format!("Outcome: {}.", describe::outcome(table, t, c, m.desc.ret.as_ref())),
+        ];
+        for text in what {
+            let text = comment(&text).replace("*/", "* /");
+            for (k, l) in describe::wrap(&text, COMMENT_WIDTH).iter().enumerate() {
+                let _ = writeln!(s, "     *{}{l}", if k == 0 { " " } else { "     " });
+            }
+        }
         let _ = writeln!(s, "     */");
         let _ = writeln!(s, "    @Test");
-        let _ = writeln!(s, "    public void trace{}_{kind}() throws Throwable {{", t.id);
+        let _ = writeln!(s, "    public void {}() throws Throwable {{", test_name(t));
         self.build_heap(&mut s, c);
         let statics: Vec<(&FieldId, &CVal)> =
             c.statics_before.iter().filter(|(f, _)| !is_constant(table, **f)).collect();
@@ -92,11 +88,29 @@ impl Target<'_> {
             let recv = c.args.first().map(|a| expr(&JType::object(), a)).unwrap_or_default();
             let _ = writeln!(s, "{indent}assertTrue({recv}.{p}(), \"precondition {p}() holds on the input\");");
         }
+        let mut oracle = Oracle::new(table, c, indent);
         match (t.kind, &t.exception) {
             (TraceKind::Exception, Some(x)) => self.expect_throw(&mut s, indent, &call, x),
-            _ => self.expect_return(&mut s, indent, &call, m.desc.ret.as_ref(), c),
+            _ => match &m.desc.ret {
+                None => {
+                    let _ = writeln!(s, "{indent}{call};");
+                }
+                Some(ty) => {
+                    let _ = writeln!(s, "{indent}{} result = {call};", type_name(ty));
+                    if let Some(v) = &c.ret {
+                        oracle.result(ty, v);
+                    }
+                }
+            },
         }
-        self.after_state(&mut s, indent, c);
+        let after: Vec<(String, JType, CVal)> = c
+            .statics_after
+            .iter()
+            .filter(|(f, _)| !is_constant(table, **f))
+            .map(|(f, v)| (qualified(table, *f), table.field(*f).ty.clone(), v.clone()))
+            .collect();
+        oracle.heap(&after);
+        s.push_str(&oracle.finish());
         if !statics.is_empty() {
             let _ = writeln!(s, "        }} finally {{");
             for (k, (f, _)) in statics.iter().enumerate() {
@@ -193,113 +207,6 @@ impl Target<'_> {
             }
         }
     }
-
-    fn expect_return(&self, s: &mut String, indent: &str, call: &str, ret: Option<&JType>, c: &Concrete) {
-        let Some(ty) = ret else {
-            let _ = writeln!(s, "{indent}{call};");
-            return;
-        };
-        let _ = writeln!(s, "{indent}{} result = {call};", type_name(ty));
-        match c.ret.as_ref() {
-            None => {}
-            Some(CVal::Null) => {
-                let _ = writeln!(s, "{indent}assertNull(result);");
-            }
-            Some(CVal::Obj(i)) => match c.objects.get(*i) {
-                Some(o) if o.input => {
-                    let _ = writeln!(s, "{indent}assertSame({}, result);", var(*i));
-                }
-                Some(o) => {
-                    let _ = writeln!(s, "{indent}assertNotNull(result);");
-                    let mut seen = BTreeSet::new();
-                    self.new_object(s, indent, "result", o, c, &mut seen, 0);
-                }
-                None => {}
-            },
-            Some(v @ (CVal::Int(_) | CVal::Long(_))) => {
-                let _ = writeln!(s, "{indent}assertEquals({}, result);", expr(ty, v));
-            }
-        }
-    }
-
-    /// Checks the primitive fields of a new object reachable from `path`.
-    #[allow(clippy::too_many_arguments)]
-    fn new_object(
-        &self,
-        s: &mut String,
-        indent: &str,
-        path: &str,
-        o: &CObj,
-        c: &Concrete,
-        seen: &mut BTreeSet<String>,
-        depth: usize,
-    ) {
-        if depth > 3 || !seen.insert(path.to_string()) {
-            return;
-        }
-        let table = self.table;
-        match &o.kind {
-            ObjKind::Class(cl) => {
-                let _ =
-                    writeln!(s, "{indent}assertEquals(\"{}\", {path}.getClass().getName());", binary_name(table, *cl));
-                for (f, v) in &o.after {
-                    let get = format!("Heap.get({path}, \"{}\")", qualified(table, *f));
-                    self.check_value(s, indent, &table.field(*f).ty, v, &get, c);
-                }
-            }
-            ObjKind::Array(e) => {
-                let ty = format!("{}[]", type_name(e));
-                let _ = writeln!(s, "{indent}assertEquals({}, (({ty}) {path}).length);", o.elems_after.len());
-                for (k, v) in o.elems_after.iter().enumerate() {
-                    let get = format!("(({ty}) {path})[{k}]");
-                    self.check_value(s, indent, e, v, &get, c);
-                }
-            }
-        }
-    }
-
-    /// Asserts that the expression `actual` (of type `ty`) holds `v` after the call.
-    fn check_value(&self, s: &mut String, indent: &str, ty: &JType, v: &CVal, actual: &str, c: &Concrete) {
-        match v {
-            CVal::Null => {
-                let _ = writeln!(s, "{indent}assertNull({actual});");
-            }
-            CVal::Obj(i) => match c.objects.get(*i) {
-                Some(o) if o.input => {
-                    let _ = writeln!(s, "{indent}assertSame({}, {actual});", var(*i));
-                }
-                _ => {
-                    let _ = writeln!(s, "{indent}assertNotNull({actual});");
-                }
-            },
-            CVal::Int(x) | CVal::Long(x) => {
-                let _ = writeln!(s, "{indent}assertEquals({}, {actual});", literal(ty, *x));
-            }
-        }
-    }
-
-    /// Every field of every input object (and every touched static) after the call.
-    fn after_state(&self, s: &mut String, indent: &str, c: &Concrete) {
-        let table = self.table;
-        for (i, o) in c.objects.iter().enumerate().filter(|(_, o)| o.input) {
-            for (f, v) in &o.after {
-                let get = format!("Heap.get({}, \"{}\")", var(i), qualified(table, *f));
-                self.check_value(s, indent, &table.field(*f).ty, v, &get, c);
-            }
-            if let ObjKind::Array(e) = &o.kind {
-                for (k, v) in o.elems_after.iter().enumerate() {
-                    self.check_value(s, indent, e, v, &format!("{}[{k}]", var(i)), c);
-                }
-            }
-        }
-        for (f, v) in &c.statics_after {
-            if is_constant(table, *f) {
-                continue;
-            }
-            let get = format!("Heap.getStatic(\"{}\")", qualified(table, *f));
-            self.check_value(s, indent, &table.field(*f).ty, v, &get, c);
-        }
-    }
 }
 
 /// The type a reflective result is cast to (`Integer` for int, the type itself for references).
@@ -339,12 +246,28 @@ pub(super) fn class_source(target: &Target<'_>, r: &RunResult, class_name: &str)
     let package = owner.rsplit_once('/').map(|(p, _)| p.replace('/', ".")).unwrap_or_default();
     let mut tests = Vec::new();
     let mut skipped = Vec::new();
+    let mut records = Vec::new();
     for t in &r.traces {
+        let name = test_name(t);
+        let mut record = serde_json::json!({
+            "trace": t.id,
+            "outcome": outcome_text(t),
+            "path": path_text(&t.path),
+            "path_condition": t.pc_text.0.iter().map(|p| p.to_string()).collect::<Vec<_>>(),
+        });
         match target.test(r, t) {
-            Ok(body) => tests.push(body),
-            Err(why) => skipped.push((t.id, why)),
+            Ok(body) => {
+                record["test"] = serde_json::Value::from(name);
+                tests.push(body);
+            }
+            Err(why) => {
+                record["skipped"] = serde_json::Value::from(why.clone());
+                skipped.push((t.id, why));
+            }
         }
+        records.push(record);
     }
+    let sidecar_name = format!("{class_name}.json");
     let mut s = String::new();
     let _ = writeln!(s, "// Generated by uberlazy from {} with strategy {}. Do not edit.", r.method, r.strategy);
     if !package.is_empty() {
@@ -365,7 +288,10 @@ pub(super) fn class_source(target: &Target<'_>, r: &RunResult, class_name: &str)
     }
     let _ = writeln!(s, "import uberlazy.runtime.Heap;");
     s.push('\n');
-    let _ = writeln!(s, "/** Tests of {} ({} traces, {} tests). */", comment(&r.method), r.traces.len(), tests.len());
+    let _ = writeln!(s, "/**");
+    let _ = writeln!(s, " * Tests of {} ({} traces, {} tests).", comment(&r.method), r.traces.len(), tests.len());
+    let _ = writeln!(s, " * The path and path condition of each test are in {sidecar_name}.");
+    let _ = writeln!(s, " */");
     let _ = writeln!(s, "public class {class_name} {{");
     for (k, t) in tests.iter().enumerate() {
         if k > 0 {
@@ -375,7 +301,38 @@ pub(super) fn class_source(target: &Target<'_>, r: &RunResult, class_name: &str)
     }
     let _ = writeln!(s, "}}");
     let s = if target.junit == Junit::Four { fix_junit4_messages(&s) } else { s };
-    MethodTests { class_name: class_name.to_string(), package, source: s, tests: tests.len(), skipped }
+    let sidecar = serde_json::json!({
+        "method": r.method,
+        "strategy": r.strategy,
+        "test_class": class_name,
+        "traces": records,
+    });
+    MethodTests {
+        class_name: class_name.to_string(),
+        package,
+        source: wrap_long_lines(&s, MAX_LINE),
+        sidecar: serde_json::to_string_pretty(&sidecar).unwrap_or_default() + "\n",
+        tests: tests.len(),
+        skipped,
+    }
+}
+
+/// The name of the test of trace `t`.
+fn test_name(t: &Trace) -> String {
+    let kind = if t.kind == TraceKind::Exception { "throws" } else { "returns" };
+    format!("trace{}_{kind}", t.id)
+}
+
+/// What the machine predicts for a trace, as the sidecar records it.
+fn outcome_text(t: &Trace) -> String {
+    match (&t.kind, &t.exception, &t.cut) {
+        (TraceKind::Exception, Some(x), _) => format!("throws {x}"),
+        (TraceKind::Cut, _, Some(why)) => format!("cut by {why}"),
+        _ => match &t.value {
+            Some(v) => format!("returns {v}"),
+            None => "returns".to_string(),
+        },
+    }
 }
 
 /// JUnit 4 puts the message first: `assertTrue(cond, "msg")` → `assertTrue("msg", cond)`.

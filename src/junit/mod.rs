@@ -3,10 +3,16 @@
 //! The emitter sees only a [`RunResult`] (traces with their concrete heaps) and the class
 //! table. Each test rebuilds the input heap without constructors (via the runtime helper
 //! in [`runtime`], emitted next to the tests), calls the method, and asserts the return
-//! value or exception class and every field of every input object after the call.
+//! value or exception class and the whole heap after the call (`oracle.rs`: every input
+//! object, and every object the method allocated that the test can reach). Its comment
+//! says in source terms what the input is and which way the method goes (`describe.rs`);
+//! the raw path and path condition go to a JSON sidecar next to the source.
 
+mod describe;
 mod emit;
 pub mod java;
+mod layout;
+mod oracle;
 pub mod runtime;
 
 use std::path::PathBuf;
@@ -28,6 +34,9 @@ pub struct MethodTests {
     /// Java package (dotted), empty for the default package.
     pub package: String,
     pub source: String,
+    /// The sidecar of the source (JSON): per trace its test, outcome, program path and path
+    /// condition (its list of conjuncts), which the tests' comments leave out.
+    pub sidecar: String,
     /// Number of `@Test` methods.
     pub tests: usize,
     /// Traces without a test: (trace id, reason).
@@ -43,6 +52,11 @@ impl MethodTests {
         }
         p.push(format!("{}.java", self.class_name));
         p
+    }
+
+    /// Path of the sidecar below the output directory (`samples/Chain_hasNull4Test.json`).
+    pub fn sidecar_path(&self) -> PathBuf {
+        self.path().with_extension("json")
     }
 }
 

@@ -136,6 +136,27 @@ public final class Heap {
         }
     }
 
+    /**
+     * Whether {@code x} is a new object of class {@code className}: not null, of exactly that
+     * class, and none of the {@code known} objects.
+     */
+    public static boolean isNew(Object x, String className, Object... known) {
+        if (x == null || !className.equals(className(x))) {
+            return false;
+        }
+        for (Object k : known) {
+            if (k == x) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** The class of {@code x} as source spells it ({@code pkg.Outer$Inner}, {@code int[]}), or "null". */
+    public static String className(Object x) {
+        return x == null ? "null" : x.getClass().getTypeName();
+    }
+
     /** Reads a static field. */
     public static Object getStatic(String field) {
         try {

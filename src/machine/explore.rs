@@ -281,21 +281,32 @@ impl<'p, H: HeapStrategy, S: Solver> Machine<'p, H, S> {
         };
         let concrete = match checked {
             Some(c) => Some(c),
-            None => match self.solver.model(&st.pc) {
-                SatResult::Sat(_) if self.options.counts_only => None,
-                SatResult::Sat(model) => {
-                    let solver = &mut self.solver;
-                    let mut values = |ts: &[Term]| solver.eval(ts);
+            None => {
+                let model = if self.options.counts_only {
+                    self.solver.model(&st.pc)
+                } else {
+                    // A model that tells behaviours apart: distinct objects, distinct small values.
                     let cx = &mut Ctx { table: &self.program.table, terms: &mut self.terms, config: self.config };
                     let roots = Roots { args: &st.args, statics: &st.statics, ret: ret.as_ref() };
-                    Some(self.strategy.concretize(cx, &st.heap, &model, &mut values, roots)?)
+                    let prefer = self.strategy.preferences(cx, &st.heap, roots);
+                    self.solver.model_preferring(&st.pc, &prefer)
+                };
+                match model {
+                    SatResult::Sat(_) if self.options.counts_only => None,
+                    SatResult::Sat(model) => {
+                        let solver = &mut self.solver;
+                        let mut values = |ts: &[Term]| solver.eval(ts);
+                        let cx = &mut Ctx { table: &self.program.table, terms: &mut self.terms, config: self.config };
+                        let roots = Roots { args: &st.args, statics: &st.statics, ret: ret.as_ref() };
+                        Some(self.strategy.concretize(cx, &st.heap, &model, &mut values, roots)?)
+                    }
+                    SatResult::Unknown(_) => {
+                        unknown = true;
+                        None
+                    }
+                    SatResult::Unsat => None,
                 }
-                SatResult::Unknown(_) => {
-                    unknown = true;
-                    None
-                }
-                SatResult::Unsat => None,
-            },
+            }
         };
         let dot = if self.options.dot {
             let cx = &mut Ctx { table: &self.program.table, terms: &mut self.terms, config: self.config };
@@ -330,6 +341,20 @@ impl<'p, H: HeapStrategy, S: Solver> Machine<'p, H, S> {
             Search::Found(sp, model) => (sp, model),
             Search::None => return Ok(ValidInput::None),
             Search::Fused => return Ok(ValidInput::Fused),
+        };
+        // Among the valid inputs of the path, one that tells behaviours apart; any model of
+        // the search's path condition takes the same precondition path and method path.
+        let prefer = {
+            let cx = &mut Ctx { table: &self.program.table, terms: &mut self.terms, config: self.config };
+            let roots = Roots { args: &st.args, statics: &st.statics, ret: None };
+            self.strategy.preferences(cx, &sp.heap, roots)
+        };
+        let model = match self.solver.model_preferring(&sp.pc, &prefer) {
+            SatResult::Sat(better) => better,
+            _ => match self.solver.model(&sp.pc) {
+                SatResult::Sat(again) => again,
+                _ => model,
+            },
         };
         let input = {
             let solver = &mut self.solver;

@@ -46,6 +46,8 @@ fn counts(s: &Summary) -> Map<String, Value> {
     m.insert("cache_hits".into(), json!(s.cache_hits));
     m.insert("time_ms".into(), json!(s.time_ms));
     m.insert("solver_ms".into(), json!(s.solver_ms));
+    m.insert("model_queries".into(), json!(s.model_queries));
+    m.insert("model_ms".into(), json!(s.model_ms));
     m.insert("peak_mb".into(), json!(s.peak_mb));
     m.insert("rejected".into(), json!(s.rejected));
     m.insert("unknown".into(), json!(s.unknown));

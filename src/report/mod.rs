@@ -29,6 +29,10 @@ pub struct Summary {
     pub time_ms: u64,
     /// Milliseconds spent inside the underlying solver (Z3), a part of `time_ms`.
     pub solver_ms: u64,
+    /// Queries (and their milliseconds, a part of `time_ms`) that chose the models of
+    /// finished traces among those of their path conditions: not in `solver_queries`.
+    pub model_queries: u64,
+    pub model_ms: u64,
     pub peak_mb: f64,
     /// States dropped because the precondition did not hold.
     pub rejected: u64,
@@ -58,6 +62,8 @@ pub fn summarize(r: &RunResult, config: &Config, peak_mb: f64) -> Summary {
         cache_hits: r.stats.solver.cache_hits,
         time_ms: r.stats.time_ms,
         solver_ms: r.stats.solver.solver_us / 1000,
+        model_queries: r.stats.solver.model_queries,
+        model_ms: r.stats.solver.model_us / 1000,
         peak_mb,
         rejected: r.stats.rejected,
         unknown: r.tally.unknown,

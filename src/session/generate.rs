@@ -36,6 +36,9 @@ pub struct EmittedFile {
 #[derive(Debug, Clone)]
 pub struct GeneratedTests {
     pub file: EmittedFile,
+    /// The JSON sidecar next to the source: per trace its test, outcome, program path and
+    /// path condition (which the tests' comments leave out).
+    pub sidecar: EmittedFile,
     /// The test class's qualified name (`samples.Chain_hasNull4Test`).
     pub test_class: String,
     /// `@Test` methods written.
@@ -104,8 +107,10 @@ impl Session {
         let t = junit::emit(&self.program.table, &e.result, &jopts);
         let test_class =
             if t.package.is_empty() { t.class_name.clone() } else { format!("{}.{}", t.package, t.class_name) };
+        let (path, sidecar_path) = (t.path(), t.sidecar_path());
         Ok(GeneratedTests {
-            file: EmittedFile { path: t.path(), contents: t.source },
+            sidecar: EmittedFile { path: sidecar_path, contents: t.sidecar },
+            file: EmittedFile { path, contents: t.source },
             test_class,
             tests: t.tests,
             skipped: t.skipped,

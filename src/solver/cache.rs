@@ -79,6 +79,12 @@ impl<S: Solver> Solver for ModelCache<S> {
         r
     }
 
+    /// Always the underlying solver: a cached model is any model, not a preferred one.
+    fn model_preferring(&mut self, pc: &[Term], prefer: &[Term]) -> SatResult {
+        self.pinned = None;
+        self.inner.model_preferring(pc, prefer)
+    }
+
     fn eval(&mut self, terms: &[Term]) -> Option<Vec<Val>> {
         if let Some((m, pc)) = &self.pinned {
             let mut ev = Evaluator::new(m);

@@ -38,6 +38,11 @@ pub struct SolverStats {
     pub unknown: u64,
     /// Time spent inside the underlying solver, in microseconds.
     pub solver_us: u64,
+    /// Queries spent choosing the models of finished traces among those of their path
+    /// conditions ([`Solver::model_preferring`]), and their time: not part of `queries`
+    /// and `solver_us`, which count what exploring the paths cost.
+    pub model_queries: u64,
+    pub model_us: u64,
 }
 
 /// A decision procedure for path conditions.
@@ -51,6 +56,14 @@ pub trait Solver {
     /// Asks the underlying solver (never a cache) for a model of `pc` and pins it, so that
     /// [`Solver::eval`] can read further terms (array contents) from the same model.
     fn model(&mut self, pc: &[Term]) -> SatResult;
+    /// As [`Solver::model`], but among the models of `pc` one that meets as many of the
+    /// soft constraints `prefer` as it can, earlier ones first (greedily: the most wanted
+    /// that can hold together with those before it). The model satisfies `pc` exactly; a
+    /// solver without soft constraints gives any model.
+    fn model_preferring(&mut self, pc: &[Term], prefer: &[Term]) -> SatResult {
+        let _ = prefer;
+        self.model(pc)
+    }
     /// The values of `terms` in the model pinned by the last [`Solver::model`] call.
     fn eval(&mut self, terms: &[Term]) -> Option<Vec<Val>>;
     fn stats(&self) -> SolverStats;

@@ -83,6 +83,10 @@ impl<R, F: FnOnce() -> R> SameThread<F> {
     }
 }
 
+/// Rounds of [`Solver::model_preferring`] that drop one soft constraint of a core; later
+/// rounds drop the whole core, so that a long list of impossible wishes stays cheap.
+const DROP_ONE_ROUNDS: usize = 24;
+
 /// An incremental Z3 solver over our terms.
 pub struct Z3Solver {
     solver: z3::Solver,
@@ -299,6 +303,65 @@ impl Solver for Z3Solver {
             self.pinned = self.solver.get_model();
         }
         r
+    }
+
+    /// Soft constraints as assumptions: each `prefer[k]` is implied by a literal
+    /// `prefer!k` (asserted in a scope of its own), the check assumes the literals still
+    /// wanted, and an unsatisfiable core drops its least wanted literal until a model comes
+    /// out. Deterministic (fixed seed, fixed order) and at most one check per dropped
+    /// constraint; if the path condition alone is what fails (or Z3 gives up), the plain
+    /// model is taken.
+    fn model_preferring(&mut self, pc: &[Term], prefer: &[Term]) -> SatResult {
+        if prefer.is_empty() {
+            return self.model(pc);
+        }
+        self.pinned = None;
+        self.sync(pc);
+        let softs: Vec<Bool> = prefer.iter().map(|t| self.boolean(t)).collect();
+        self.solver.push();
+        let lits: Vec<Bool> = (0..softs.len()).map(|k| Bool::new_const(format!("prefer!{k}"))).collect();
+        for (l, s) in lits.iter().zip(&softs) {
+            self.solver.assert(l.implies(s));
+        }
+        let mut wanted: Vec<usize> = (0..lits.len()).collect();
+        let mut found = None;
+        for round in 0.. {
+            let assumptions: Vec<Bool> = wanted.iter().filter_map(|k| lits.get(*k).cloned()).collect();
+            let start = Instant::now();
+            let r = self.solver.check_assumptions(&assumptions);
+            self.stats.model_queries += 1;
+            self.stats.model_us += start.elapsed().as_micros() as u64;
+            match r {
+                ZSat::Sat => {
+                    found = Some((self.extract_model(), self.solver.get_model()));
+                    break;
+                }
+                ZSat::Unknown => break,
+                ZSat::Unsat => {
+                    let core = self.solver.get_unsat_core();
+                    let in_core = |k: &usize| lits.get(*k).is_some_and(|l| core.iter().any(|c| c == l));
+                    let before = wanted.len();
+                    if round < DROP_ONE_ROUNDS {
+                        if let Some(p) = wanted.iter().rposition(in_core) {
+                            wanted.remove(p);
+                        }
+                    } else {
+                        wanted.retain(|k| !in_core(k));
+                    }
+                    if wanted.len() == before {
+                        break; // the path condition alone is unsatisfiable
+                    }
+                }
+            }
+        }
+        self.solver.pop(1);
+        match found {
+            Some((asg, model)) => {
+                self.pinned = model;
+                SatResult::Sat(asg)
+            }
+            None => self.model(pc),
+        }
     }
 
     fn eval(&mut self, terms: &[Term]) -> Option<Vec<Val>> {

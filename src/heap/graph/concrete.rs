@@ -3,7 +3,8 @@
 use std::collections::BTreeMap;
 
 use super::{LRef, LazyHeap};
-use crate::heap::concrete::{MAX_CONCRETE_ARRAY, Numbers, default_of, narrow};
+use crate::classfile::JType;
+use crate::heap::concrete::{MAX_CONCRETE_ARRAY, Numbers, default_of, int_args, narrow, preferences};
 use crate::heap::objects::{Obj, ObjId, PrimElems, Slot};
 use crate::heap::{CObj, CVal, Concrete, Ctx, ObjKind, Roots, Value, fields_of, fresh_kinds};
 use crate::term::{Assignment, Term, Val};
@@ -279,4 +280,22 @@ pub fn build(cx: &mut Ctx<'_>, input: &Concrete) -> (LazyHeap, Vec<Value<LRef>>)
     }
     let args = input.args.iter().map(|a| to_value(cx, a)).collect();
     (heap, args)
+}
+
+/// Soft constraints for a lazy-family model (see [`preferences`]): the heap shape is the
+/// trace's own, so only the values of primitive input fields, array lengths and int
+/// arguments are left to choose.
+pub fn graph_preferences(cx: &mut Ctx<'_>, heap: &LazyHeap, roots: Roots<'_, LRef>) -> Vec<Term> {
+    let mut ints = int_args(roots.args);
+    for o in heap.objs.iter().filter(|o| o.input) {
+        for (f, v) in &o.initial {
+            if let Some(t) = v.term() {
+                ints.push((t.clone(), cx.table.field(*f).ty.clone()));
+            }
+        }
+        if let Some(a) = &o.array {
+            ints.push((a.len.clone(), JType::Int));
+        }
+    }
+    preferences(cx.terms, Vec::new(), &ints)
 }

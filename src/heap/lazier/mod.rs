@@ -273,6 +273,10 @@ impl HeapStrategy for Lazier {
         Ok(ops::input_view(heap))
     }
 
+    fn preferences(&self, cx: &mut Ctx<'_>, heap: &LazyHeap, roots: Roots<'_, LRef>) -> Vec<Term> {
+        crate::heap::graph::concrete::graph_preferences(cx, heap, roots)
+    }
+
     fn dot(&self, cx: &mut Ctx<'_>, heap: &LazyHeap) -> String {
         ops::dot(cx, heap)
     }

@@ -4,7 +4,7 @@ use std::collections::BTreeMap;
 
 use super::{ALLOC_BASE, Key, PoseHeap};
 use crate::classfile::JType;
-use crate::heap::concrete::{MAX_CONCRETE_ARRAY, Numbers, default_of, narrow};
+use crate::heap::concrete::{MAX_CONCRETE_ARRAY, Numbers, default_of, int_args, narrow, preferences};
 use crate::heap::{CObj, CVal, Concrete, Ctx, ObjKind, Roots, Value, fields_of, fresh_kinds};
 use crate::term::{Assignment, Term, Val};
 use crate::{Error, Result};
@@ -238,4 +238,25 @@ pub fn dot(cx: &mut Ctx<'_>, heap: &PoseHeap) -> String {
     }
     s.push_str("}\n");
     s
+}
+
+/// Soft constraints for a POSE model (see [`preferences`]): every input symbol denotes a new
+/// object (non-null and unlike every earlier symbol), in creation order; then the values of
+/// primitive input fields, array lengths and int arguments.
+pub fn pose_preferences(cx: &mut Ctx<'_>, heap: &PoseHeap, roots: Roots<'_, Term>) -> Vec<Term> {
+    let objects = heap.syms.iter().map(|s| s.fresh.clone()).collect();
+    let mut ints = int_args(roots.args);
+    for s in &heap.syms {
+        for (key, (v, _)) in &s.initial {
+            let ty = match key {
+                Key::Field(f) => cx.table.field(*f).ty.clone(),
+                Key::Length => JType::Int,
+                Key::Elems | Key::Elem(_) => continue,
+            };
+            if let Some(t) = v.term() {
+                ints.push((t.clone(), ty));
+            }
+        }
+    }
+    preferences(cx.terms, objects, &ints)
 }

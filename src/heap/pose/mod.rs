@@ -784,6 +784,10 @@ impl HeapStrategy for Pose {
         Ok(h)
     }
 
+    fn preferences(&self, cx: &mut Ctx<'_>, heap: &PoseHeap, roots: Roots<'_, Term>) -> Vec<Term> {
+        concrete::pose_preferences(cx, heap, roots)
+    }
+
     fn dot(&self, cx: &mut Ctx<'_>, heap: &PoseHeap) -> String {
         concrete::dot(cx, heap)
     }

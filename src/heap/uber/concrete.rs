@@ -3,7 +3,8 @@
 use std::collections::BTreeMap;
 
 use super::{LocId, RefId, Target, UberHeap};
-use crate::heap::concrete::{MAX_CONCRETE_ARRAY, Numbers, default_of, narrow};
+use crate::classfile::JType;
+use crate::heap::concrete::{MAX_CONCRETE_ARRAY, Numbers, default_of, int_args, narrow, preferences};
 use crate::heap::{CObj, CVal, ChoiceNames, Concrete, Ctx, ObjKind, Roots, Value, fields_of};
 use crate::term::{Assignment, Term, Val};
 use crate::{Error, Result};
@@ -199,4 +200,27 @@ pub fn dot(cx: &mut Ctx<'_>, heap: &UberHeap) -> String {
     }
     s.push_str("}\n");
     s
+}
+
+/// Soft constraints for an uber-lazy model (see [`preferences`]): every input location a
+/// lazy initialization offered exists (so a reference the path leaves open is non-null and
+/// unaliased), in creation order; then the values of primitive input fields, array lengths
+/// and int arguments.
+pub fn uber_preferences(cx: &mut Ctx<'_>, heap: &UberHeap, roots: Roots<'_, RefId>) -> Vec<Term> {
+    let mut objects = Vec::new();
+    let mut ints = int_args(roots.args);
+    for l in heap.locs.iter().filter(|l| l.input) {
+        if l.choice.is_some() {
+            objects.push(l.exists.clone());
+        }
+        for (f, v) in &l.initial {
+            if let Some(t) = v.term() {
+                ints.push((t.clone(), cx.table.field(*f).ty.clone()));
+            }
+        }
+        if let Some(a) = &l.array {
+            ints.push((a.len.clone(), JType::Int));
+        }
+    }
+    preferences(cx.terms, objects, &ints)
 }

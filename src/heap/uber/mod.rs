@@ -785,6 +785,10 @@ impl HeapStrategy for Uber {
         heap.input_view(cx)
     }
 
+    fn preferences(&self, cx: &mut Ctx<'_>, heap: &UberHeap, roots: Roots<'_, RefId>) -> Vec<Term> {
+        concrete::uber_preferences(cx, heap, roots)
+    }
+
     fn dot(&self, cx: &mut Ctx<'_>, heap: &UberHeap) -> String {
         concrete::dot(cx, heap)
     }

@@ -6,12 +6,15 @@ import static org.junit.jupiter.api.Assertions.*;
 import org.junit.jupiter.api.Test;
 import uberlazy.runtime.Heap;
 
-/** Tests of samples.Container#swap(Lsamples/Container;)V (2 traces, 2 tests). */
+/**
+ * Tests of samples.Container#swap(Lsamples/Container;)V (2 traces, 2 tests).
+ * The path and path condition of each test are in Container_swapTest.json.
+ */
 public class Container_swapTest {
     /**
-     * Trace 0 (uber): returns.
-     * Path: @1:false.
-     * Path condition: (c -> L1 <=> L1.exists) && (c -> null || c -> L1 || c -> this) && c -> null.
+     * Input: this = o0 (Container), c = null.
+     * Path: line 8 true.
+     * Outcome: returns normally.
      */
     @Test
     public void trace0_returns() throws Throwable {
@@ -21,16 +24,20 @@ public class Container_swapTest {
     }
 
     /**
-     * Trace 1 (uber): returns.
-     * Path: @1:true.
-     * Path condition: (c -> L1 <=> L1.exists) && (c -> null || c -> L1 || c -> this) && !(c -> null) && (this.data -> L2 <=> L2.exists) && (L1.exists || !(this.data -> L1)) && (this.data -> null || this.data -> L2 || this.data -> this || this.data -> L1) && (L3.exists <=> (L1.exists && L1.data -> L3)) && ((L1.exists || !(L1.data -> L1)) && (L2.exists || !(L1.data -> L2))) && (L1.data -> null || L1.data -> L3 || L1.data -> this || L1.data -> L1 || L1.data -> L2) && ((c -> this ? this.data : L1.data) == r5) && ((c -> this ? this.data : r5) == r6) && ((c -> L1 ? this.data : L1.data) == r7).
+     * Input: this = o0 (Container, reaches 1 Object), c = o1 (Container, reaches 1 Object).
+     * Path: line 8 false.
+     * Outcome: returns normally.
      */
     @Test
     public void trace1_returns() throws Throwable {
         samples.Container o0 = Heap.alloc(samples.Container.class);
         samples.Container o1 = Heap.alloc(samples.Container.class);
+        java.lang.Object o2 = Heap.alloc(java.lang.Object.class);
+        java.lang.Object o3 = Heap.alloc(java.lang.Object.class);
+        Heap.set(o0, "samples.Container.data", o2);
+        Heap.set(o1, "samples.Container.data", o3);
         o0.swap(o1);
-        assertNull(Heap.get(o0, "samples.Container.data"));
-        assertNull(Heap.get(o1, "samples.Container.data"));
+        assertSame(o3, Heap.get(o0, "samples.Container.data"));
+        assertSame(o2, Heap.get(o1, "samples.Container.data"));
     }
 }

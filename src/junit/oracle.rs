@@ -1,0 +1,178 @@
+//! The post-state oracle: after the call, the whole heap the test can reach (from the
+//! receiver, the arguments, the return value and the touched statics, objects the method
+//! allocated included) against the trace's final heap under the model.
+//!
+//! Every input object is a variable of the test (`o0`, `o1`, ...). A field that holds an
+//! object the method allocated binds it to a new variable (`n1`, `n2`, ... or `result`) the
+//! first time it is met; the test asserts that it is a new object of the predicted class,
+//! distinct from every object named before, and then checks its fields in turn. A later
+//! reference to a named object is an `assertSame`, so sharing and cycles are checked as
+//! identities and every object is visited once. Primitives are compared exactly, arrays by
+//! length and elements. Objects of JDK classes (not on the class path) are checked by class
+//! (boxes also by value): the JDK's fields are not open to reflection and its boxes may be
+//! shared caches.
+
+use std::collections::{BTreeMap, VecDeque};
+use std::fmt::Write as _;
+
+use super::java::{binary_name, literal, type_name, value};
+use crate::classfile::{ClassTable, JType};
+use crate::heap::{CVal, Concrete, ObjKind};
+
+/// The variable name of input object `i`.
+pub(super) fn var(i: usize) -> String {
+    format!("o{i}")
+}
+
+/// Walks the heap after the call and prints one assertion per field, element and binding.
+pub(super) struct Oracle<'a> {
+    table: &'a ClassTable,
+    c: &'a Concrete,
+    indent: &'a str,
+    /// Objects with a name in the test: input objects, then new objects as they are bound.
+    names: BTreeMap<usize, String>,
+    /// Named objects in naming order (the candidates a new object must differ from).
+    order: Vec<usize>,
+    /// New objects bound but not yet checked.
+    queue: VecDeque<usize>,
+    /// New objects bound so far (for `n1`, `n2`, ...).
+    fresh: usize,
+    out: String,
+}
+
+impl<'a> Oracle<'a> {
+    /// An oracle over `c` whose input objects are the test's variables `o<i>`.
+    pub fn new(table: &'a ClassTable, c: &'a Concrete, indent: &'a str) -> Self {
+        let mut names = BTreeMap::new();
+        let mut order = Vec::new();
+        for (i, _) in c.objects.iter().enumerate().filter(|(_, o)| o.input) {
+            names.insert(i, var(i));
+            order.push(i);
+        }
+        Oracle { table, c, indent, names, order, queue: VecDeque::new(), fresh: 0, out: String::new() }
+    }
+
+    /// The assertions printed so far.
+    pub fn finish(self) -> String {
+        self.out
+    }
+
+    fn line(&mut self, text: &str) {
+        let _ = writeln!(self.out, "{}{text}", self.indent);
+    }
+
+    /// The returned value, held by the variable `result` of declared type `ty`.
+    pub fn result(&mut self, ty: &JType, v: &CVal) {
+        match v {
+            CVal::Obj(i) if !self.names.contains_key(i) => {
+                self.bind(*i, "result", None);
+                self.drain();
+            }
+            _ => self.expect(ty, v, "result"),
+        }
+    }
+
+    /// Every field and element of every input object, what they reach, and the touched
+    /// statics (`statics`: qualified name, type and value after the call).
+    pub fn heap(&mut self, statics: &[(String, JType, CVal)]) {
+        let inputs: Vec<usize> = self.c.objects.iter().enumerate().filter(|(_, o)| o.input).map(|(i, _)| i).collect();
+        for i in inputs {
+            self.fields(i);
+            self.drain();
+        }
+        for (q, ty, v) in statics {
+            self.expect(ty, v, &format!("Heap.getStatic(\"{q}\")"));
+            self.drain();
+        }
+    }
+
+    /// Checks the objects bound but not yet checked (and those they reach).
+    fn drain(&mut self) {
+        while let Some(i) = self.queue.pop_front() {
+            self.fields(i);
+        }
+    }
+
+    /// Asserts that `actual`, an expression of declared type `ty`, holds `v` after the call.
+    fn expect(&mut self, ty: &JType, v: &CVal, actual: &str) {
+        match v {
+            CVal::Null => self.line(&format!("assertNull({actual});")),
+            CVal::Int(x) | CVal::Long(x) => self.line(&format!("assertEquals({}, {actual});", literal(ty, *x))),
+            CVal::Obj(i) => match self.names.get(i) {
+                Some(name) => {
+                    let name = name.clone();
+                    self.line(&format!("assertSame({name}, {actual});"));
+                }
+                None => {
+                    self.fresh += 1;
+                    let name = format!("n{}", self.fresh);
+                    self.bind(*i, &name, Some(actual));
+                }
+            },
+        }
+    }
+
+    /// Names new object `i` `name` (declaring it as `actual` unless it is declared already)
+    /// and asserts that it is a new object of its class.
+    fn bind(&mut self, i: usize, name: &str, actual: Option<&str>) {
+        let Some(o) = self.c.objects.get(i) else { return };
+        let table = self.table;
+        let (decl, class) = match &o.kind {
+            ObjKind::Class(c) => ("Object".to_string(), binary_name(table, *c)),
+            ObjKind::Array(e) => {
+                let decl = if e.is_reference() { "Object[]".to_string() } else { format!("{}[]", type_name(e)) };
+                (decl, JType::Array(Box::new(e.clone())).java_name())
+            }
+        };
+        if let Some(actual) = actual {
+            let cast = if decl == "Object" { String::new() } else { format!("({decl}) ") };
+            self.line(&format!("{decl} {name} = {cast}{actual};"));
+        }
+        let jdk = matches!(&o.kind, ObjKind::Class(c) if !table.class(*c).loaded);
+        if jdk {
+            // A JDK object: its class, and a box's value.
+            self.line(&format!("assertEquals(\"{class}\", Heap.className({name}));"));
+            if let Some((f, v)) = o.after.iter().next().filter(|_| o.after.len() == 1)
+                && let CVal::Int(x) | CVal::Long(x) = v
+            {
+                self.line(&format!("assertEquals((Object) {}, {name});", literal(&table.field(*f).ty, *x)));
+            }
+        } else {
+            let others: String =
+                self.order.iter().filter_map(|k| self.names.get(k)).map(|n| format!(", {n}")).collect();
+            self.line(&format!("assertTrue(Heap.isNew({name}, \"{class}\"{others}), \"{name} is a new {class}\");"));
+            self.queue.push_back(i);
+        }
+        self.names.insert(i, name.to_string());
+        self.order.push(i);
+    }
+
+    /// Every field (or length and element) of object `i` after the call.
+    fn fields(&mut self, i: usize) {
+        let Some(o) = self.c.objects.get(i) else { return };
+        let Some(name) = self.names.get(&i).cloned() else { return };
+        let table = self.table;
+        match &o.kind {
+            ObjKind::Class(_) => {
+                for (f, v) in &o.after {
+                    let fd = table.field(*f);
+                    let q = format!("{}.{}", binary_name(table, fd.owner), fd.name);
+                    self.expect(&fd.ty, v, &format!("Heap.get({name}, \"{q}\")"));
+                }
+            }
+            ObjKind::Array(e) => {
+                if !o.input {
+                    self.line(&format!("assertEquals({}, {name}.length);", o.elems_after.len()));
+                }
+                for (k, v) in o.elems_after.iter().enumerate() {
+                    self.expect(e, v, &format!("{name}[{k}]"));
+                }
+            }
+        }
+    }
+}
+
+/// A value stored in a field or element of type `ty` as an expression of the test.
+pub(super) fn expr(ty: &JType, v: &CVal) -> String {
+    value(ty, v, &var)
+}
