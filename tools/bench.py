@@ -3,6 +3,18 @@
 
 usage: tools/bench.py class <Class> <out.csv>     one class (make runs these in parallel)
        tools/bench.py table <parts...>            merge parts into results/bench.{csv,md}
+       tools/bench.py times [--repok] [--runs N] [--strategies S,..] [--classes C,..] [--csv FILE]
+                                                  time_ms and paths of `run --json`, per method
+
+`times` runs `uberlazy run --json` on every public method of the SIR classes with each strategy
+(one process per method and strategy, one after the other), prints per method the time_ms and
+paths of each strategy, the totals, the slowest ten (method, strategy) pairs, and checks that
+uber's total is at most lazy's, that no method takes uber more than 2 x lazy + 50 ms, that
+sir.BinomialHeap#extractMin takes uber under 1 s (without a precondition), that POSE's total
+is at most 2 x lazy's (with repOK), and that every strategy reports the same set of program
+paths for every method. Without --repok: --max-depth BENCH_DEPTH; with --repok the bounds of the
+repOK rows below. With --runs N each time is the median of N runs. Exit status 1 when a check
+fails.
 
 For each strategy and precondition (`none`, `repOK`) it runs `uberlazy gen` on the public
 methods of sir.<Class> (repOK excluded) with `--stats` (traces, paths, ... per method) and
@@ -248,10 +260,94 @@ def table(parts):
         f.write("\n".join(md) + "\n")
 
 
+def times(args):
+    """`times`: see the module doc."""
+    import argparse
+    import statistics
+    ap = argparse.ArgumentParser(prog="bench.py times")
+    ap.add_argument("--repok", action="store_true")
+    ap.add_argument("--runs", type=int, default=1)
+    ap.add_argument("--strategies", default="lazy,lazier,uber,pose")
+    ap.add_argument("--classes", default=",".join(SIR_CLASSES))
+    ap.add_argument("--csv")
+    a = ap.parse_args(args)
+    strategies = a.strategies.split(",")
+    bounds = ["--max-depth", DEPTH, "--time-limit", TIME_LIMIT]
+    if a.repok:
+        bounds = ["--precondition", "repOK", "--max-objects", REPOK_OBJECTS, "--precondition-depth", PRE_DEPTH,
+                  "--max-depth", REPOK_DEPTH, "--time-limit", TIME_LIMIT]
+    print(f"bounds: {' '.join(bounds)}; {a.runs} run(s) per method and strategy (median)")
+    rows = []  # (method, strategy, time_ms, solver_ms, traces, paths, path set)
+    for cls in a.classes.split(","):
+        for m in public_methods(cls):
+            for s in strategies:
+                progress(f"{m} {s}")
+                ts = []
+                for _ in range(a.runs):
+                    out = subprocess.run([BIN, "run", "--cp", JAR, m, "--strategy", s, "--json", *bounds],
+                                         capture_output=True, text=True)
+                    if out.returncode != 0:
+                        sys.exit(f"{m} {s}: {out.stderr.strip()}")
+                    d = json.loads(out.stdout)
+                    ts.append(d["time_ms"])
+                paths = frozenset(t["path"] for t in d["trace_list"])
+                rows.append((m, s, int(statistics.median(ts)), d["solver_ms"], d["traces"], d["paths"], paths))
+    by = {(r[0], r[1]): r for r in rows}
+    methods = list(dict.fromkeys(r[0] for r in rows))
+    head = "| method | " + " | ".join(f"{s} ms | {s} paths" for s in strategies) + " |"
+    print(head)
+    print("|---|" + "---:|---:|" * len(strategies))
+    for m in methods:
+        cells = []
+        for s in strategies:
+            r = by.get((m, s))
+            cells += [str(r[2]), str(r[5])] if r else ["-", "-"]
+        print(f"| {m} | " + " | ".join(cells) + " |")
+    total = {s: sum(r[2] for r in rows if r[1] == s) for s in strategies}
+    print("\ntotal time_ms per strategy: " + ", ".join(f"{s} {total[s]}" for s in strategies))
+    print("\nslowest ten (method, strategy):")
+    for r in sorted(rows, key=lambda r: -r[2])[:10]:
+        print(f"  {r[2]:>7} ms  (solver {r[3]} ms)  {r[0]} {r[1]}")
+    fails = []
+    if "lazy" in total and "uber" in total:
+        if total["uber"] > total["lazy"]:
+            fails.append(f"uber total {total['uber']} ms > lazy total {total['lazy']} ms")
+        for m in methods:
+            u, lz = by.get((m, "uber")), by.get((m, "lazy"))
+            if u and lz and u[2] > 2 * lz[2] + 50:
+                fails.append(f"{m}: uber {u[2]} ms > 2 x lazy {lz[2]} ms + 50")
+        em = by.get(("sir.BinomialHeap#extractMin()I", "uber"))
+        if not a.repok and em and em[2] >= 1000:
+            fails.append(f"sir.BinomialHeap#extractMin: uber {em[2]} ms >= 1 s")
+    if a.repok and "lazy" in total and "pose" in total and total["pose"] > 2 * total["lazy"]:
+        fails.append(f"pose total {total['pose']} ms > 2 x lazy total {total['lazy']} ms")
+    for m in methods:
+        sets = {s: by[(m, s)][6] for s in strategies if (m, s) in by}
+        if len(set(sets.values())) > 1:
+            base = sets[strategies[0]]
+            diff = {s: (len(p - base), len(base - p)) for s, p in sets.items() if p != base}
+            fails.append(f"{m}: the strategies report different paths (vs {strategies[0]}: extra, missing = {diff})")
+    if a.csv:
+        with open(a.csv, "w", newline="") as f:
+            w = csv.writer(f)
+            w.writerow(["method", "strategy", "time_ms", "solver_ms", "traces", "paths"])
+            w.writerows(r[:6] for r in rows)
+    print("\nchecks: " + ("all hold" if not fails else f"{len(fails)} failed"))
+    for f in fails:
+        print(f"  FAIL {f}")
+    sys.exit(1 if fails else 0)
+
+
+SIR_CLASSES = ["SinglyLinkedList", "DoublyLinkedList", "Stack", "BinarySearchTree", "AvlTree", "RedBlackTree",
+               "AATree", "BinomialHeap"]
+
+
 if __name__ == "__main__":
     if len(sys.argv) >= 4 and sys.argv[1] == "class":
         bench_class(sys.argv[2], sys.argv[3])
     elif len(sys.argv) >= 3 and sys.argv[1] == "table":
         table(sys.argv[2:])
+    elif len(sys.argv) >= 2 and sys.argv[1] == "times":
+        times(sys.argv[2:])
     else:
         sys.exit(__doc__)
