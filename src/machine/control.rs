@@ -7,7 +7,7 @@ use crate::classfile::{ClassId, FieldId};
 use crate::heap::{Alt, HeapStrategy, Nullness, ObjKind, Test, Value};
 use crate::ir::{Cond, Operand, RelOp, Terminator};
 use crate::solver::{SatResult, Solver};
-use crate::term::Term;
+use crate::term::{Evaluator, Term, Val};
 use crate::{Error, Result};
 
 /// Borrows the pieces of the machine a heap strategy needs, leaving the strategy free.
@@ -57,6 +57,60 @@ impl<H: HeapStrategy, S: Solver> Machine<'_, H, S> {
             SatResult::Unsat => Feasible::No,
             SatResult::Unknown(_) => Feasible::Unknown,
         }
+    }
+
+    /// Whether each of `alts` is satisfiable together with the path condition. The solver is
+    /// asked about the disjunction of those not decided yet: unsatisfiable rules them all out
+    /// at once, and a model decides every one it satisfies. So a set of which a few are
+    /// possible costs about as many queries as are possible, plus one, instead of one per
+    /// alternative (the location pruning before a read rules out most of its candidates).
+    pub(super) fn feasible_each(&mut self, st: &State<H>, alts: &[Term]) -> Vec<Feasible> {
+        let mut out: Vec<Option<Feasible>> = vec![None; alts.len()];
+        loop {
+            let open: Vec<(usize, &Term)> =
+                alts.iter().enumerate().filter(|(i, _)| out.get(*i) == Some(&None)).collect();
+            let mut set = |i: usize, v: Feasible| {
+                if let Some(o) = out.get_mut(i) {
+                    *o = Some(v);
+                }
+            };
+            if open.len() < 2 {
+                for (i, t) in open {
+                    set(i, self.feasible(st, std::slice::from_ref(t)));
+                }
+                break;
+            }
+            let terms: Vec<Term> = open.iter().map(|(_, t)| (*t).clone()).collect();
+            let mut q = st.pc.clone();
+            q.push(self.terms.or(&terms));
+            let mut decided = false;
+            match self.solver.check(&q) {
+                SatResult::Unsat => {
+                    for (i, _) in open {
+                        set(i, Feasible::No);
+                    }
+                    break;
+                }
+                SatResult::Sat(m) => {
+                    let mut ev = Evaluator::new(&m);
+                    for (i, t) in &open {
+                        if ev.eval(t) == Some(Val::Bool(true)) {
+                            set(*i, Feasible::Yes);
+                            decided = true;
+                        }
+                    }
+                }
+                SatResult::Unknown(_) => {}
+            }
+            if !decided {
+                // No model, or one that shows none of them: one by one.
+                for (i, t) in open {
+                    set(i, self.feasible(st, std::slice::from_ref(t)));
+                }
+                break;
+            }
+        }
+        out.into_iter().map(|v| v.unwrap_or(Feasible::Unknown)).collect()
     }
 
     /// Turns a strategy's alternatives into states, dropping infeasible ones. The
@@ -470,12 +524,13 @@ impl<H: HeapStrategy, S: Solver> Machine<'_, H, S> {
     /// as objects and be carried along.
     pub(super) fn prune_locations(&mut self, mut st: State<H>, r: &H::Ref, f: FieldId) -> State<H> {
         let guards = self.strategy.location_guards(cx!(self), &st.heap, r, f);
-        let mut dead = Vec::new();
-        for (i, g) in guards.iter().enumerate() {
-            if self.feasible(&st, std::slice::from_ref(g)) == Feasible::No {
-                dead.push(i);
-            }
-        }
+        let dead: Vec<usize> = self
+            .feasible_each(&st, &guards)
+            .into_iter()
+            .enumerate()
+            .filter(|(_, v)| *v == Feasible::No)
+            .map(|(i, _)| i)
+            .collect();
         if !dead.is_empty() {
             self.strategy.drop_locations(&mut st.heap, r, f, &dead);
         }
