@@ -320,8 +320,9 @@ pub trait HeapStrategy {
     fn ref_test_outcome(&self, _heap: &mut Self::Heap, _a: &Self::Ref, _b: &Self::Ref, _equal: bool) {}
 
     /// When `r` may be at several locations: the guards of those whose field `f` a read
-    /// would initialize, for the machine to check against the path condition before the
-    /// read. Strategies that materialize have none.
+    /// would initialize with a new location (uber: reference fields), for the machine to
+    /// check against the path condition before the read. Strategies that materialize have
+    /// none.
     fn location_guards(&self, _cx: &mut Ctx<'_>, _heap: &Self::Heap, _r: &Self::Ref, _f: FieldId) -> Vec<Term> {
         Vec::new()
     }

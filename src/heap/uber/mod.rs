@@ -604,7 +604,14 @@ impl HeapStrategy for Uber {
     }
 
     fn location_guards(&self, cx: &mut Ctx<'_>, heap: &UberHeap, r: &RefId, f: FieldId) -> Vec<Term> {
+        // Only a reference field's initialization makes a location (which would count
+        // against `--max-objects` and become an alias candidate); a primitive field's is a
+        // fresh symbol, cheaper than proving the location impossible (an unsatisfiable
+        // query over every value set on the way, hundreds of conflicts in a loop).
         let Ok(node) = heap.node(*r) else { return Vec::new() };
+        if !cx.table.field(f).ty.is_reference() {
+            return Vec::new();
+        }
         heap.uninitialized(*r, f).into_iter().map(|l| guard(cx, &node.ptr, Target::Loc(l))).collect()
     }
 
