@@ -23,8 +23,8 @@ on the JVM under JaCoCo, and writes one CSV row per method with the columns of
 results/bench.csv. Bounds, the same for every strategy and class: --max-depth BENCH_DEPTH
 (default 10) on the `none` rows; on the `repOK` rows --max-depth BENCH_REPOK_DEPTH (default 50,
 the tool's default), --max-objects BENCH_REPOK_OBJECTS (default 5: the receiver and four
-nodes, or three nodes and the AATree sentinel) and --precondition-depth BENCH_PRE_DEPTH
-(default 40); BENCH_TIME_LIMIT (default 60 s) on all.
+nodes, or three nodes and the AATree sentinel) and the default --precondition-fuse
+(BENCH_PRE_FUSE overrides it); BENCH_TIME_LIMIT (default 60 s) on all.
 Without a precondition the inputs are unbounded and --max-depth is what keeps the exploration
 finite (at 20 lazy's `AvlTree#insert` already runs into the time limit). With repOK the input
 is bounded by its objects, as a heap scope bounds it in JBSE or a finitization in Korat: the
@@ -54,7 +54,8 @@ J = "/usr/share/java"
 DEPTH = os.environ.get("BENCH_DEPTH", "10")
 REPOK_DEPTH = os.environ.get("BENCH_REPOK_DEPTH", "50")
 TIME_LIMIT = os.environ.get("BENCH_TIME_LIMIT", "60")
-PRE_DEPTH = os.environ.get("BENCH_PRE_DEPTH", "40")
+PRE_FUSE = os.environ.get("BENCH_PRE_FUSE")
+FUSE = ["--precondition-fuse", PRE_FUSE] if PRE_FUSE else []
 REPOK_OBJECTS = os.environ.get("BENCH_REPOK_OBJECTS", "5")
 STRATEGIES = ["lazy", "lazier", "uber", "pose"]
 PRECONDITIONS = ["none", "repOK"]
@@ -152,10 +153,10 @@ def bench_class(cls, out_csv):
                 stats_file = os.path.join(work, f"{tag}.json")
                 depth = REPOK_DEPTH if pre == "repOK" else DEPTH
                 cmd = [BIN, "gen", "--cp", JAR, *methods, "--strategy", s, "--out", tests, "--force",
-                       "--max-depth", depth, "--time-limit", TIME_LIMIT, "--precondition-depth", PRE_DEPTH,
+                       "--max-depth", depth, "--time-limit", TIME_LIMIT,
                        "--stats", stats_file, "--validity", "repOK"]
                 if pre == "repOK":
-                    cmd += ["--precondition", "repOK", "--max-objects", REPOK_OBJECTS]
+                    cmd += ["--precondition", "repOK", "--max-objects", REPOK_OBJECTS, *FUSE]
                 subprocess.run(cmd, capture_output=True, text=True)
                 stats = json.load(open(stats_file)) if os.path.exists(stats_file) else []
                 env = dict(os.environ, JACOCO_EXEC=os.path.join(work, f"{tag}.exec"), JACOCO_INCLUDES="sir.*",
@@ -235,7 +236,7 @@ def table(parts):
         w.writerows(rows)
     lazy = {(r["class"], r["method"], r["precondition"]): int(r["traces"]) for r in rows if r["strategy"] == "lazy"}
     md = ["# SIR benchmark", "",
-          f"Bounds for every strategy: --max-depth {DEPTH} without a precondition; with repOK --max-depth {REPOK_DEPTH}, --max-objects {REPOK_OBJECTS} and --precondition-depth {PRE_DEPTH}; --time-limit {TIME_LIMIT} s, "
+          f"Bounds for every strategy: --max-depth {DEPTH} without a precondition; with repOK --max-depth {REPOK_DEPTH}, --max-objects {REPOK_OBJECTS} and --precondition-fuse {PRE_FUSE or 'default'}; --time-limit {TIME_LIMIT} s, "
           "other bounds at their defaults.",
           "`uber/lazy` is the ratio of traces. Reproduce with `make bench`.", "",
           "| " + " | ".join(COLUMNS + ["uber/lazy"]) + " |", "|" + "---|" * (len(COLUMNS) + 1)]
@@ -274,7 +275,7 @@ def times(args):
     strategies = a.strategies.split(",")
     bounds = ["--max-depth", DEPTH, "--time-limit", TIME_LIMIT]
     if a.repok:
-        bounds = ["--precondition", "repOK", "--max-objects", REPOK_OBJECTS, "--precondition-depth", PRE_DEPTH,
+        bounds = ["--precondition", "repOK", "--max-objects", REPOK_OBJECTS, *FUSE,
                   "--max-depth", REPOK_DEPTH, "--time-limit", TIME_LIMIT]
     print(f"bounds: {' '.join(bounds)}; {a.runs} run(s) per method and strategy (median)")
     rows = []  # (method, strategy, time_ms, solver_ms, traces, paths, path set)

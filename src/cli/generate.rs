@@ -10,7 +10,7 @@ use crate::budget::Stop;
 use crate::output::{Written, check_writable, write_atomic};
 use crate::report::json;
 use crate::report::text::id_ranges;
-use crate::session::{EmittedFile, GenOptions, Junit, Session, Targets};
+use crate::session::{EmittedFile, GenOptions, Junit, Session, Targets, TestsPer};
 use crate::{Error, Result};
 
 /// Arguments of `uberlazy gen`.
@@ -43,6 +43,9 @@ pub struct GenArgs {
     /// `uberlazy.validity` gets one line per test. Measures the share of valid inputs.
     #[arg(long, value_name = "METHOD")]
     pub validity: Option<String>,
+    /// One test per program path (the first trace that takes it), or one per trace.
+    #[arg(long, default_value = "per-path", value_parser = ["per-path", "per-trace"])]
+    pub tests: String,
     #[command(flatten)]
     pub analysis: AnalysisArgs,
 }
@@ -73,6 +76,7 @@ pub fn run(args: &GenArgs, stop: &Stop) -> Result<()> {
     let options = GenOptions {
         junit: if args.junit == "4" { Junit::Four } else { Junit::Five },
         validity: args.validity.clone(),
+        tests: if args.tests == "per-trace" { TestsPer::Trace } else { TestsPer::Path },
     };
     let runtime = session.runtime_file();
     let mut out = Out { dir: &args.out, force: args.force, kept: 0, lines: Vec::new() };
@@ -113,6 +117,9 @@ pub fn run(args: &GenArgs, stop: &Stop) -> Result<()> {
         }
         for (why, ids) in skipped {
             out.lines.push(format!("  traces skipped, {why}: {}", id_ranges(&ids)));
+        }
+        if t.repeats > 0 {
+            out.lines.push(format!("  {} traces repeat a tested path (--tests per-trace tests them too)", t.repeats));
         }
         if let Some(h) = &t.summary.halted {
             out.lines.push(format!("  stopped early: {h}"));

@@ -107,6 +107,7 @@ impl<'p, H: HeapStrategy, S: Solver> Machine<'p, H, S> {
             aside: Vec::new(),
             fault_later: None,
             printed: Default::default(),
+            preferred: Default::default(),
         }
     }
 
@@ -256,11 +257,16 @@ impl<'p, H: HeapStrategy, S: Solver> Machine<'p, H, S> {
             return Ok(None);
         }
         let mut unknown = st.unknown;
+        let prefer = self.wants_preferred(&st.path, &outcome);
         let mut checked = None;
         if self.oracle().is_some() && !self.options.counts_only && !matches!(outcome, Outcome::Cut(_)) {
-            match self.valid_input(&st)? {
+            match self.valid_input(&st, prefer)? {
                 ValidInput::Input(c) => checked = Some(c),
                 ValidInput::None => {
+                    if prefer {
+                        // The next trace of the path gets the preferred model instead.
+                        self.preferred.remove(&super::path_digest(&st.path));
+                    }
                     self.stats.rejected += 1;
                     return Ok(None);
                 }
@@ -282,7 +288,7 @@ impl<'p, H: HeapStrategy, S: Solver> Machine<'p, H, S> {
         let concrete = match checked {
             Some(c) => Some(c),
             None => {
-                let model = if self.options.counts_only {
+                let model = if !prefer {
                     self.solver.model(&st.pc)
                 } else {
                     // A model that tells behaviours apart: distinct objects, distinct small values.
@@ -331,30 +337,55 @@ impl<'p, H: HeapStrategy, S: Solver> Machine<'p, H, S> {
         }))
     }
 
+    /// Whether the trace ending with `outcome` gets a preferred model (see [`super::Prefer`]).
+    fn wants_preferred(&mut self, path: &[super::Decision], outcome: &Outcome<H::Ref>) -> bool {
+        if self.options.counts_only || matches!(outcome, Outcome::Cut(_)) {
+            return false;
+        }
+        match self.options.prefer {
+            super::Prefer::Never => false,
+            super::Prefer::Every => true,
+            super::Prefer::FirstOfPath => self.preferred.insert(super::path_digest(path)),
+        }
+    }
+
     /// The input of an ended state's test under `--precondition`: a final P-search on its
     /// input view gives the input heap (every field the precondition reads, which the
     /// method may not have), and a concrete run of the method on it gives what the test
     /// checks; that run must take the trace's path.
-    fn valid_input(&mut self, st: &State<H>) -> Result<ValidInput> {
-        let hint = st.witness.clone();
-        let (sp, model) = match self.p_search(st, hint.as_deref().map(|w| &w.model), true)? {
+    fn valid_input(&mut self, st: &State<H>, prefer: bool) -> Result<ValidInput> {
+        let witness = st.witness.clone();
+        let mut hint = witness.as_deref().map(|w| w.model.clone());
+        if prefer {
+            // Search first for a valid input near the method path's preferred model (the
+            // search tries the precondition's sides in the order the hint takes them).
+            let cx = &mut Ctx { table: &self.program.table, terms: &mut self.terms, config: self.config };
+            let roots = Roots { args: &st.args, statics: &st.statics, ret: None };
+            let wanted = self.strategy.preferences(cx, &st.heap, roots);
+            if let SatResult::Sat(m) = self.solver.model_preferring(&st.pc, &wanted) {
+                hint = Some(m);
+            }
+        }
+        let (sp, model) = match self.p_search(st, hint.as_ref(), true)? {
             Search::Found(sp, model) => (sp, model),
             Search::None => return Ok(ValidInput::None),
             Search::Fused => return Ok(ValidInput::Fused),
         };
         // Among the valid inputs of the path, one that tells behaviours apart; any model of
         // the search's path condition takes the same precondition path and method path.
-        let prefer = {
+        let model = if prefer {
             let cx = &mut Ctx { table: &self.program.table, terms: &mut self.terms, config: self.config };
             let roots = Roots { args: &st.args, statics: &st.statics, ret: None };
-            self.strategy.preferences(cx, &sp.heap, roots)
-        };
-        let model = match self.solver.model_preferring(&sp.pc, &prefer) {
-            SatResult::Sat(better) => better,
-            _ => match self.solver.model(&sp.pc) {
-                SatResult::Sat(again) => again,
-                _ => model,
-            },
+            let wanted = self.strategy.preferences(cx, &sp.heap, roots);
+            match self.solver.model_preferring(&sp.pc, &wanted) {
+                SatResult::Sat(better) => better,
+                _ => match self.solver.model(&sp.pc) {
+                    SatResult::Sat(again) => again,
+                    _ => model,
+                },
+            }
+        } else {
+            model
         };
         let input = {
             let solver = &mut self.solver;

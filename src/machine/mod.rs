@@ -252,6 +252,22 @@ pub struct Options {
     /// The caller shows counts only (`compare` without `--check-models`): traces get no
     /// path-condition text and no concrete input.
     pub counts_only: bool,
+    /// Which finished traces get an input chosen to tell behaviours apart
+    /// ([`crate::solver::Solver::model_preferring`]); the others get the solver's first model.
+    pub prefer: Prefer,
+}
+
+/// Which finished traces get a preferred model: the preference costs several solver queries
+/// per trace, so it is spent on the traces that become tests.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum Prefer {
+    /// None (`run`, `compare`): inputs are only shown.
+    #[default]
+    Never,
+    /// The first finished trace of each program path (`gen`, one test per path).
+    FirstOfPath,
+    /// Every finished trace (`gen --tests per-trace`).
+    Every,
 }
 
 /// The machine: program, strategy, solver and the term pool of one exploration.
@@ -279,4 +295,6 @@ pub struct Machine<'p, H: HeapStrategy, S: Solver> {
     /// Path-condition entries already printed, by term id, with the value names they were
     /// printed with: traces share prefixes, so each entry is printed once.
     pub(crate) printed: (Vec<String>, std::collections::HashMap<u32, std::rc::Rc<str>>),
+    /// The paths whose first trace got a preferred model (`Prefer::FirstOfPath`).
+    pub(crate) preferred: std::collections::HashSet<u128>,
 }

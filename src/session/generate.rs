@@ -1,6 +1,7 @@
 //! `generate`: explore each method with one strategy and turn its traces into a JUnit test
 //! class, as file contents (the caller writes them).
 
+use std::collections::HashSet;
 use std::path::PathBuf;
 
 use super::{ExploreOptions, Session};
@@ -8,6 +9,7 @@ use crate::Result;
 use crate::classfile::MethodId;
 use crate::config::Strategy;
 use crate::junit::{self, Junit};
+use crate::machine::{Prefer, TraceKind, path_digest};
 use crate::report::Summary;
 
 /// How to emit tests.
@@ -17,11 +19,24 @@ pub struct GenOptions {
     /// A boolean method of the receiver whose value on each rebuilt input the test records
     /// (`Heap.valid`), without asserting it.
     pub validity: Option<String>,
+    /// One test per program path (the first trace that takes it) or one per trace.
+    pub tests: TestsPer,
+}
+
+/// Which traces become tests (`gen --tests`).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum TestsPer {
+    /// The first finished trace of each program path: lazy initialization finds a path
+    /// once per input shape, and a user keeps one test per behaviour.
+    #[default]
+    Path,
+    /// Every finished trace.
+    Trace,
 }
 
 impl Default for GenOptions {
     fn default() -> Self {
-        GenOptions { junit: Junit::Five, validity: None }
+        GenOptions { junit: Junit::Five, validity: None, tests: TestsPer::Path }
     }
 }
 
@@ -45,6 +60,8 @@ pub struct GeneratedTests {
     pub tests: usize,
     /// Traces without a test: (trace id, reason).
     pub skipped: Vec<(usize, String)>,
+    /// Finished traces without a test because an earlier trace of their path has one.
+    pub repeats: usize,
     /// The counts of the exploration the tests come from.
     pub summary: Summary,
 }
@@ -98,7 +115,18 @@ impl Session {
     }
 
     fn tests_of(&self, m: MethodId, strategy: Strategy, options: &GenOptions) -> Result<GeneratedTests> {
-        let e = self.explore_one(m, strategy, &ExploreOptions::default(), &mut |_, _, _| Ok(true))?;
+        let prefer = match options.tests {
+            TestsPer::Path => Prefer::FirstOfPath,
+            TestsPer::Trace => Prefer::Every,
+        };
+        let explore = ExploreOptions { prefer, ..ExploreOptions::default() };
+        let mut e = self.explore_one(m, strategy, &explore, &mut |_, _, _| Ok(true))?;
+        let before = e.result.traces.len();
+        if options.tests == TestsPer::Path {
+            let mut tested = HashSet::new();
+            e.result.traces.retain(|t| t.kind == TraceKind::Cut || tested.insert(path_digest(&t.path)));
+        }
+        let repeats = before - e.result.traces.len();
         let jopts = junit::Options {
             junit: options.junit,
             precondition: self.config.precondition.as_deref(),
@@ -114,6 +142,7 @@ impl Session {
             test_class,
             tests: t.tests,
             skipped: t.skipped,
+            repeats,
             summary: e.summary,
         })
     }

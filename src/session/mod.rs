@@ -28,7 +28,7 @@ pub use crate::junit::Junit;
 pub use crate::machine::Options as ExploreOptions;
 pub use crate::machine::{RunInfo, Trace};
 pub use crate::report::classes::{ClassListing, LowerStatus, MethodListing};
-pub use generate::{EmittedFile, GenOptions, Generated, GeneratedTests};
+pub use generate::{EmittedFile, GenOptions, Generated, GeneratedTests, TestsPer};
 pub use targets::Targets;
 
 /// Where a long run is: the `index`-th (from 1) of `total` explorations is starting.
