@@ -1,5 +1,6 @@
 //! The exploration loop: run states to their ends, then turn each end into a [`Trace`].
 
+use super::control::cx;
 use super::precondition::{Search, Valid};
 use super::search::worklist;
 use super::state::{Next, State};
@@ -8,7 +9,7 @@ use crate::Result;
 use crate::budget::{Budget, Halt, Stop};
 use crate::classfile::MethodId;
 use crate::config::Config;
-use crate::heap::{Ctx, HeapStrategy, Roots, Value};
+use crate::heap::{HeapStrategy, Roots, Value};
 use crate::lower::Program;
 use crate::solver::constant::Constant;
 use crate::solver::{SatResult, Solver};
@@ -287,35 +288,24 @@ impl<'p, H: HeapStrategy, S: Solver> Machine<'p, H, S> {
         };
         let concrete = match checked {
             Some(c) => Some(c),
-            None => {
-                let model = if !prefer {
-                    self.solver.model(&st.pc)
-                } else {
-                    // A model that tells behaviours apart: distinct objects, distinct small values.
-                    let cx = &mut Ctx { table: &self.program.table, terms: &mut self.terms, config: self.config };
+            None => match self.model_of(&st, &st.pc, &st.heap, ret.as_ref(), prefer) {
+                SatResult::Sat(_) if self.options.counts_only => None,
+                SatResult::Sat(model) => {
+                    let solver = &mut self.solver;
+                    let mut values = |ts: &[Term]| solver.eval(ts);
+                    let cx = cx!(self);
                     let roots = Roots { args: &st.args, statics: &st.statics, ret: ret.as_ref() };
-                    let prefer = self.strategy.preferences(cx, &st.heap, roots);
-                    self.solver.model_preferring(&st.pc, &prefer)
-                };
-                match model {
-                    SatResult::Sat(_) if self.options.counts_only => None,
-                    SatResult::Sat(model) => {
-                        let solver = &mut self.solver;
-                        let mut values = |ts: &[Term]| solver.eval(ts);
-                        let cx = &mut Ctx { table: &self.program.table, terms: &mut self.terms, config: self.config };
-                        let roots = Roots { args: &st.args, statics: &st.statics, ret: ret.as_ref() };
-                        Some(self.strategy.concretize(cx, &st.heap, &model, &mut values, roots)?)
-                    }
-                    SatResult::Unknown(_) => {
-                        unknown = true;
-                        None
-                    }
-                    SatResult::Unsat => None,
+                    Some(self.strategy.concretize(cx, &st.heap, &model, &mut values, roots)?)
                 }
-            }
+                SatResult::Unknown(_) => {
+                    unknown = true;
+                    None
+                }
+                SatResult::Unsat => None,
+            },
         };
         let dot = if self.options.dot {
-            let cx = &mut Ctx { table: &self.program.table, terms: &mut self.terms, config: self.config };
+            let cx = cx!(self);
             Some(self.strategy.dot(cx, &st.heap))
         } else {
             None
@@ -335,6 +325,25 @@ impl<'p, H: HeapStrategy, S: Solver> Machine<'p, H, S> {
             notes: st.notes,
             dot,
         }))
+    }
+
+    /// A model of `pc` (pinned for `eval`): with `prefer`, one that tells behaviours apart
+    /// over `heap` and the roots of `st` (distinct objects, distinct small values), else the
+    /// solver's first.
+    fn model_of(
+        &mut self,
+        st: &State<H>,
+        pc: &[Term],
+        heap: &H::Heap,
+        ret: Option<&Value<H::Ref>>,
+        prefer: bool,
+    ) -> SatResult {
+        if !prefer {
+            return self.solver.model(pc);
+        }
+        let roots = Roots { args: &st.args, statics: &st.statics, ret };
+        let wanted = self.strategy.preferences(cx!(self), heap, roots);
+        self.solver.model_preferring(pc, &wanted)
     }
 
     /// Whether the trace ending with `outcome` gets a preferred model (see [`super::Prefer`]).
@@ -359,10 +368,7 @@ impl<'p, H: HeapStrategy, S: Solver> Machine<'p, H, S> {
         if prefer {
             // Search first for a valid input near the method path's preferred model (the
             // search tries the precondition's sides in the order the hint takes them).
-            let cx = &mut Ctx { table: &self.program.table, terms: &mut self.terms, config: self.config };
-            let roots = Roots { args: &st.args, statics: &st.statics, ret: None };
-            let wanted = self.strategy.preferences(cx, &st.heap, roots);
-            if let SatResult::Sat(m) = self.solver.model_preferring(&st.pc, &wanted) {
+            if let SatResult::Sat(m) = self.model_of(st, &st.pc, &st.heap, None, true) {
                 hint = Some(m);
             }
         }
@@ -374,10 +380,7 @@ impl<'p, H: HeapStrategy, S: Solver> Machine<'p, H, S> {
         // Among the valid inputs of the path, one that tells behaviours apart; any model of
         // the search's path condition takes the same precondition path and method path.
         let model = if prefer {
-            let cx = &mut Ctx { table: &self.program.table, terms: &mut self.terms, config: self.config };
-            let roots = Roots { args: &st.args, statics: &st.statics, ret: None };
-            let wanted = self.strategy.preferences(cx, &sp.heap, roots);
-            match self.solver.model_preferring(&sp.pc, &wanted) {
+            match self.model_of(st, &sp.pc, &sp.heap, None, true) {
                 SatResult::Sat(better) => better,
                 _ => match self.solver.model(&sp.pc) {
                     SatResult::Sat(again) => again,
@@ -390,7 +393,7 @@ impl<'p, H: HeapStrategy, S: Solver> Machine<'p, H, S> {
         let input = {
             let solver = &mut self.solver;
             let mut values = |ts: &[Term]| solver.eval(ts);
-            let cx = &mut Ctx { table: &self.program.table, terms: &mut self.terms, config: self.config };
+            let cx = cx!(self);
             let roots = Roots { args: &st.args, statics: &st.statics, ret: None };
             self.strategy.concretize(cx, &sp.heap, &model, &mut values, roots)?
         };
