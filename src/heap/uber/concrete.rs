@@ -78,7 +78,16 @@ pub fn concretize(
             };
             let a = match loc.fields.get(&f) {
                 Some(v) => rs.value(v)?,
-                None => b.clone(),
+                // Unread: the input value, then the writes whose guards the model makes true.
+                None => {
+                    let mut a = b.clone();
+                    for (g, w) in loc.pending.get(&f).map(Vec::as_slice).unwrap_or_default() {
+                        if model.eval_bool(g) == Some(true) {
+                            a = rs.value(w)?;
+                        }
+                    }
+                    a
+                }
             };
             if loc.input {
                 before.insert(f, b);

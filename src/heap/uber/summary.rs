@@ -31,7 +31,9 @@ impl UberHeap {
             let s = cx.terms.store(&base, &k, &p);
             self.summaries.insert(f, s);
         }
-        self.loc_mut(l)?.fields.insert(f, v);
+        let loc = self.loc_mut(l)?;
+        loc.pending.remove(&f);
+        loc.fields.insert(f, v);
         Ok(())
     }
 
@@ -51,6 +53,7 @@ impl UberHeap {
             {
                 let m = h.loc_mut(l)?;
                 m.fields.clear();
+                m.pending.clear();
                 if let Some(a) = &mut m.array {
                     a.refs = a.initial_refs.clone();
                     if let Some(p) = &mut a.prims {
