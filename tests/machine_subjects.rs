@@ -169,3 +169,35 @@ fn a_loop_is_cut_by_max_depth() {
     assert!(cut >= 1);
     assert!(r.traces.iter().filter_map(|t| t.cut.as_deref()).all(|c| c.contains("max-depth (4)")));
 }
+
+/// The code javac 17 emits (javasrc/modern, `--release 17`), with every strategy: a monitor
+/// is a null check, string concatenation a new non-null String, and a lambda's call site
+/// cuts its trace with a reason that names it.
+#[test]
+fn monitors_concatenation_and_lambdas_run_with_every_strategy() {
+    for strategy in [Strategy::Lazy, Strategy::Lazier, Strategy::Uber, Strategy::Pose] {
+        let config = Config { strategy, check_models: true, ..Config::default() };
+        let run = |spec: &str| {
+            let mut s = Session::open("testdata/modern.jar", config.clone()).unwrap();
+            let ms = s.methods(&[spec.to_string()]).unwrap();
+            s.explore(&ms, &[strategy], &ExploreOptions::default())
+                .unwrap_or_else(|e| panic!("{spec}: {e}"))
+                .remove(0)
+                .result
+        };
+        // synchronized (m): null raises NullPointerException, else m.count is returned.
+        let r = run("modern.Modern#lockedCount");
+        assert_eq!(outcomes(&r), (1, vec!["java.lang.NullPointerException".to_string()], 0), "{strategy:?}");
+        // The receiver is never null: one path, count + 1.
+        assert_eq!(outcomes(&run("modern.Modern#bump")), (1, vec![], 0), "{strategy:?}");
+        // The concatenation is never null: the "none" branch is infeasible, one path (lazy
+        // initialization still splits on `next`, which the concatenation reads).
+        let r = run("modern.Modern#describe");
+        assert_eq!(r.tally.paths(), 1, "{strategy:?}");
+        assert_eq!(outcomes(&r), (r.traces.len(), vec![], 0), "{strategy:?}");
+        let r = run("modern.Modern#counter");
+        assert_eq!(outcomes(&r), (0, vec![], 1), "{strategy:?}");
+        let why = r.traces[0].cut.clone().unwrap_or_default();
+        assert!(why.contains("invokedynamic run") && why.contains("lambda"), "{strategy:?}: {why}");
+    }
+}

@@ -126,7 +126,7 @@ pub enum ArrayKind {
     Short,
 }
 
-/// The four invoke instructions (`invokedynamic` is not supported).
+/// The four invoke instructions (`invokedynamic` becomes [`Expr::Concat`] or [`Expr::Dynamic`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum InvokeKind {
     Static,
@@ -189,6 +189,21 @@ pub enum Expr {
     CheckCast(Operand, JType),
     /// `(e @ m e)`: a call whose result is assigned.
     Invoke(Call),
+    /// `invokedynamic` string concatenation (`makeConcatWithConstants`): a new non-null
+    /// `String` built from the operands (its characters are not modelled).
+    Concat(Vec<Operand>),
+    /// Any other `invokedynamic` call site (a lambda or method reference): the machine
+    /// cuts the trace that reaches it, naming the call site.
+    Dynamic(Dynamic),
+}
+
+/// An `invokedynamic` call site other than string concatenation.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Dynamic {
+    /// The call site's name (the functional interface method, e.g. `apply`).
+    pub name: String,
+    pub desc: MethodDesc,
+    pub args: Vec<Operand>,
 }
 
 /// A statement (no control flow).
@@ -205,6 +220,9 @@ pub enum Stmt {
     Invoke(Call),
     /// `checkcast` whose result is not kept (the value stays where it was).
     CheckCast(Operand, JType),
+    /// `monitorenter` (true) / `monitorexit` (false): a null check only, since a test runs
+    /// one thread and javac's code always releases what it takes.
+    Monitor(bool, Operand),
 }
 
 /// A statement with the bytecode offset it came from.

@@ -60,6 +60,9 @@
 //! | `Expr::InstanceOf(x, t)`             | `(instanceof x pkg.C)`                          |
 //! | `Expr::CheckCast` / `Stmt::CheckCast`| `(checkcast x pkg.C)`                           |
 //! | `Expr::Invoke` / `Stmt::Invoke`      | `(r @ pkg.C.m(I)I r a1 a2)`, see below          |
+//! | `Expr::Concat(args)`                 | `(concat a1 a2)` (invokedynamic concatenation)  |
+//! | `Expr::Dynamic(d)`                   | `(dynamic apply(I)Ljava/util/function/... a1)`  |
+//! | `Stmt::Monitor(enter, x)`            | `(monitorenter x)`, `(monitorexit x)`           |
 //!
 //! Kinds that follow from the operands and the assigned local (int vs long arithmetic,
 //! int vs reference array elements, ...) are not repeated: each local's kind is in the
@@ -180,6 +183,8 @@ impl Printer<'_> {
             Expr::InstanceOf(x, t) => format!("(instanceof {} {})", self.op(x), t.java_name()),
             Expr::CheckCast(x, t) => format!("(checkcast {} {})", self.op(x), t.java_name()),
             Expr::Invoke(c) => self.call(c),
+            Expr::Concat(args) => self.list("concat", args),
+            Expr::Dynamic(d) => self.list(&format!("dynamic {}{}", d.name, d.desc), &d.args),
         }
     }
 
@@ -193,7 +198,21 @@ impl Printer<'_> {
             }
             Stmt::Invoke(c) => self.call(c),
             Stmt::CheckCast(x, t) => format!("(checkcast {} {})", self.op(x), t.java_name()),
+            Stmt::Monitor(enter, x) => {
+                format!("({} {})", if *enter { "monitorenter" } else { "monitorexit" }, self.op(x))
+            }
         }
+    }
+
+    /// `(head a1 a2 ...)`.
+    fn list(&self, head: &str, args: &[Operand]) -> String {
+        let mut s = format!("({head}");
+        for a in args {
+            s.push(' ');
+            s.push_str(&self.op(a));
+        }
+        s.push(')');
+        s
     }
 
     fn method_ref(&self, m: &MethodRef, kind: InvokeKind) -> String {

@@ -1,11 +1,13 @@
 //! Straight-line instructions: one small handler per opcode family, dispatched from [`Lowerer::step`].
 
 use cafebabe::bytecode::{Opcode, PrimitiveArrayType};
-use cafebabe::constant_pool::{LiteralConstant, Loadable, MemberRef, ObjectArrayType};
+use cafebabe::constant_pool::{InvokeDynamic, LiteralConstant, Loadable, MemberRef, ObjectArrayType};
 
 use super::method::Lowerer;
 use crate::classfile::{JType, Kind, parse};
-use crate::ir::{ArrayKind, BinOp, Call, CmpKind, Const, Conv, Expr, FieldRef, InvokeKind, MethodRef, Operand, Stmt};
+use crate::ir::{
+    ArrayKind, BinOp, Call, CmpKind, Const, Conv, Dynamic, Expr, FieldRef, InvokeKind, MethodRef, Operand, Stmt,
+};
 use crate::{Error, Result};
 
 impl Lowerer<'_> {
@@ -80,8 +82,12 @@ impl Lowerer<'_> {
             O::Invokespecial(m) => self.invoke(op, InvokeKind::Special, m),
             O::Invokevirtual(m) => self.invoke(op, InvokeKind::Virtual, m),
             O::Invokeinterface(m, _) => self.invoke(op, InvokeKind::Interface, m),
-            O::Invokedynamic(_) => Err(self.unsupported(op, "invokedynamic (lambdas, string concatenation)")),
-            O::Monitorenter | O::Monitorexit => Err(self.unsupported(op, "synchronization (monitors)")),
+            O::Invokedynamic(d) => self.invoke_dynamic(op, d),
+            O::Monitorenter | O::Monitorexit => {
+                let o = self.pop_kind(op, Kind::Ref)?;
+                self.buf.emit(Stmt::Monitor(matches!(op, O::Monitorenter), o));
+                Ok(())
+            }
             O::Multianewarray(..) => Err(self.unsupported(op, "multi-dimensional array creation")),
             O::Jsr(_) | O::Ret(_) => Err(self.unsupported(op, "subroutines (jsr/ret, pre-Java-6 finally)")),
             O::Breakpoint | O::Impdep1 | O::Impdep2 => Err(self.unsupported(op, "reserved opcode")),
@@ -384,6 +390,32 @@ impl Lowerer<'_> {
         match ret {
             Some(k) => self.buf.push_expr(&mut self.locals, Expr::Invoke(call), k),
             None => self.buf.emit(Stmt::Invoke(call)),
+        }
+        Ok(())
+    }
+
+    /// `invokedynamic`: string concatenation becomes [`Expr::Concat`], any other call site
+    /// (a lambda or method reference) [`Expr::Dynamic`], which cuts the traces that reach it.
+    fn invoke_dynamic(&mut self, op: &Opcode<'_>, d: &InvokeDynamic<'_>) -> Result<()> {
+        let desc = parse::parse_method_desc(&d.name_and_type.descriptor, &self.origin)?;
+        let mut args = Vec::with_capacity(desc.params.len());
+        for p in desc.params.iter().rev() {
+            args.push(self.pop_kind(op, p.kind())?);
+        }
+        args.reverse();
+        let name = d.name_and_type.name.to_string();
+        let string = matches!(&desc.ret, Some(JType::Class(c)) if c.as_str() == "java/lang/String");
+        let e = if string && (name == "makeConcatWithConstants" || name == "makeConcat") {
+            Expr::Concat(args)
+        } else {
+            Expr::Dynamic(Dynamic { name, desc: desc.clone(), args })
+        };
+        match desc.ret.as_ref().map(|t| t.kind()) {
+            Some(k) => self.buf.push_expr(&mut self.locals, e, k),
+            None => {
+                let tmp = self.locals.temp(Kind::Int);
+                self.buf.emit(Stmt::Assign(tmp, e));
+            }
         }
         Ok(())
     }

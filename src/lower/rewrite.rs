@@ -50,7 +50,7 @@ fn visit_block(b: &mut Block, f: &mut dyn FnMut(&mut LocalId)) {
                 op(o, f);
                 op(v, f);
             }
-            Stmt::PutStatic(_, v) | Stmt::CheckCast(v, _) => op(v, f),
+            Stmt::PutStatic(_, v) | Stmt::CheckCast(v, _) | Stmt::Monitor(_, v) => op(v, f),
             Stmt::ArrayStore(_, a, i, v) => {
                 op(a, f);
                 op(i, f);
@@ -89,6 +89,11 @@ fn expr(e: &mut Expr, f: &mut dyn FnMut(&mut LocalId)) {
         }
         Expr::GetStatic(_) | Expr::New(_) => {}
         Expr::Invoke(c) => call(c, f),
+        Expr::Concat(args) | Expr::Dynamic(crate::ir::Dynamic { args, .. }) => {
+            for a in args {
+                op(a, f);
+            }
+        }
     }
 }
 

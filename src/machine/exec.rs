@@ -33,6 +33,7 @@ impl<H: HeapStrategy, S: Solver> Machine<'_, H, S> {
             Stmt::PutStatic(f, v) => self.put_static(st, f, v),
             Stmt::ArrayStore(k, a, i, v) => self.array_store(st, *k, a, i, v),
             Stmt::CheckCast(o, ty) => self.check_cast(st, None, o, ty),
+            Stmt::Monitor(_, o) => self.monitor(st, o),
         }
     }
 
@@ -56,7 +57,25 @@ impl<H: HeapStrategy, S: Solver> Machine<'_, H, S> {
             Expr::InstanceOf(o, ty) => self.instance_of(st, dst, o, ty),
             Expr::CheckCast(o, ty) => self.check_cast(st, dst, o, ty),
             Expr::Invoke(call) => self.exec_call(st, dst, call),
+            Expr::Concat(_) => {
+                let v = self.literal_object(&mut st, "java/lang/String")?;
+                Ok(vec![self.produce(st, dst, v)])
+            }
+            Expr::Dynamic(d) => {
+                let why = format!("unsupported: invokedynamic {} (a lambda or method reference)", d.name);
+                Ok(vec![Next::Done(st, super::Outcome::Cut(why))])
+            }
         }
+    }
+
+    /// `monitorenter`/`monitorexit`: one thread runs a test, so a monitor is only a null check.
+    fn monitor(&mut self, st: State<H>, o: &Operand) -> Result<Vec<Next<H>>> {
+        let mut st = st;
+        let r = self.ref_operand(&mut st, o)?;
+        self.non_null(st, &r, |_, mut s| {
+            s.advance();
+            Ok(vec![Next::Run(s)])
+        })
     }
 
     /// Stores a produced value (if there is a destination) and moves to the next statement.

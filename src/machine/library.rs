@@ -125,6 +125,17 @@ impl<H: HeapStrategy, S: Solver> Machine<'_, H, S> {
                 vec![self.finish_call(st, dst, Some(Value::Int(v)))]
             }
             Model::ValueOf { class } => self.value_of(st, dst, class, args)?,
+            Model::NewString => {
+                let Some(cid) = self.program.table.lookup("java/lang/String") else {
+                    return Err(Error::MissingClass {
+                        name: "java/lang/String".into(),
+                        context: Some("library model".into()),
+                    });
+                };
+                let mut st = st;
+                let r = self.strategy.alloc(cx!(self), &mut st.heap, crate::heap::ObjKind::Class(cid), None);
+                vec![self.finish_call(st, dst, Some(Value::Ref(r)))]
+            }
         })
     }
 

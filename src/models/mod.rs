@@ -33,6 +33,9 @@ pub enum Model {
     /// `Integer.valueOf(int)` and the other boxes: a new box holding argument 0 in
     /// `class`'s `value` field (the JDK's small-value cache is not modelled).
     ValueOf { class: &'static str },
+    /// `String.valueOf(x)`, which javac calls for the object operands of a string
+    /// concatenation: a new non-null `String` (its characters are not modelled).
+    NewString,
 }
 
 /// Boxing classes: (class, primitive descriptor, unboxing method).
@@ -74,6 +77,7 @@ pub fn lookup(class: &str, name: &str, desc: &str) -> Option<Model> {
         }
         ("java/lang/Math", "abs", "(I)I" | "(J)J") => Model::Abs { long_: desc == "(J)J" },
         ("java/lang/Integer" | "java/lang/Long", "compare", "(II)I" | "(JJ)I") => Model::Compare,
+        ("java/lang/String", "valueOf", _) if desc.ends_with(")Ljava/lang/String;") => Model::NewString,
         _ => return boxing(class, name, desc),
     })
 }
