@@ -8,7 +8,7 @@ BIN      := target/release/uberlazy
 SAMPLES  := samples.Container\#swap samples.Triple\#sum samples.Chain\#hasNull4 samples.Chain\#hasNull10
 DEMO_OUT := target/demo-tests
 
-.PHONY: help deps build testdata test demo bench bench-parts bench-scale coverage jacoco-agent lint check-layers clean
+.PHONY: help deps build testdata test demo bench bench-parts bench-scale bench-scope coverage jacoco-agent lint check-layers clean
 
 help:
 	@echo "make demo          install what is missing, build, show IR, trace tables and JUnit tests of the samples"
@@ -17,6 +17,7 @@ help:
 	@echo "make build         release build"
 	@echo "make testdata      rebuild testdata/*.jar from javasrc/ (javac --release 8, deterministic)"
 	@echo "make bench         SIR table results/bench.{csv,md} (make -j bench: parallel) + sample timings"
+	@echo "make bench-scope   scope table results/scope.{csv,md}: SIR methods under repOK, scopes 1..8, per strategy"
 	@echo "make bench-scale   hasNull with N = 4..64 for all strategies"
 	@echo "make coverage      JaCoCo branch/line coverage of the samples by the emitted tests"
 	@echo "make lint          rustfmt check and clippy (warnings are errors)"
@@ -58,6 +59,9 @@ bench: build jacoco-agent
 	python3 tools/bench.py table $(BENCH_PARTS)
 	@echo "== results/bench.md written; the paper samples:"
 	./tools/bench.sh
+	@echo "== uberlazy run time per SIR method and strategy (results/times*.csv; checks printed, failures do not stop make)"
+	-python3 tools/bench.py times --csv results/times.csv
+	-python3 tools/bench.py times --repok --csv results/times-repok.csv
 
 bench-parts: $(BENCH_PARTS)
 
@@ -67,6 +71,9 @@ target/bench/%.csv:
 
 bench-scale: build
 	./tools/bench-scale.sh
+
+bench-scope: build
+	python3 tools/bench-scope.py
 
 jacoco-agent: deps
 	./tools/jacoco-agent.sh target/tools/jacocoagent.jar
