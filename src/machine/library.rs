@@ -2,8 +2,8 @@
 //!
 //! A call whose target is not on the class path runs the model found by walking the
 //! superclass chain of the named class (so `new NoSuchElementException("x")` uses the
-//! Throwable constructor model). Anything else is an error naming the method, or with
-//! `--havoc-unknown` a fresh symbolic result noted in the trace.
+//! Throwable constructor model). Anything else ends the trace, cut with a reason naming the
+//! method, or with `--havoc-unknown` gets a fresh symbolic result noted in the trace.
 
 use super::Machine;
 use super::control::{Forked, cx};
@@ -29,10 +29,8 @@ impl<H: HeapStrategy, S: Solver> Machine<'_, H, S> {
         if let Some(t) = target
             && table.class(table.method(t).owner).loaded
         {
-            return Err(Error::NoCode {
-                at: self.location(&st),
-                why: format!("{} is abstract or native", table.method_display(t)),
-            });
+            let why = format!("unsupported: call to {}, which is abstract or native", table.method_display(t));
+            return Ok(vec![Next::Done(st, super::Outcome::Cut(why))]);
         }
         let name = call.method.name.as_str();
         let desc = call.method.desc.descriptor();
@@ -43,7 +41,9 @@ impl<H: HeapStrategy, S: Solver> Machine<'_, H, S> {
         }
         let shown = format!("{}#{}{}", table.class(call.method.owner).java_name(), name, desc);
         if !self.config.havoc_unknown {
-            return Err(Error::NoModel { at: self.location(&st), method: shown });
+            // The trace ends here, cut with a reason naming the call; the run goes on.
+            let why = format!("no model: {shown} is not on the class path (--havoc-unknown: a fresh result)");
+            return Ok(vec![Next::Done(st, super::Outcome::Cut(why))]);
         }
         let mut st = st;
         st.notes.push(format!("havoc: result of {shown} is a fresh symbolic value"));
@@ -125,6 +125,10 @@ impl<H: HeapStrategy, S: Solver> Machine<'_, H, S> {
                 vec![self.finish_call(st, dst, Some(Value::Int(v)))]
             }
             Model::ValueOf { class } => self.value_of(st, dst, class, args)?,
+            Model::Receiver => {
+                let Some(r) = args.first().cloned() else { return Err(missing(self, &st)) };
+                vec![self.finish_call(st, dst, Some(r))]
+            }
             Model::NewString => {
                 let Some(cid) = self.program.table.lookup("java/lang/String") else {
                     return Err(Error::MissingClass {

@@ -36,6 +36,7 @@ pub const HIERARCHY: &[(&str, &str)] = &[
     ("java/lang/Boolean", "java/lang/Object"),
     ("java/lang/String", "java/lang/Object"),
     ("java/lang/Math", "java/lang/Object"),
+    ("java/lang/StringBuilder", "java/lang/Object"),
 ];
 
 /// Final JDK classes (no subclass can exist).
@@ -48,6 +49,7 @@ pub const FINAL: &[&str] = &[
     "java/lang/Boolean",
     "java/lang/String",
     "java/lang/Math",
+    "java/lang/StringBuilder",
 ];
 
 /// Fields the library models keep in JDK objects (exception messages, boxed values):

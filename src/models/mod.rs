@@ -36,6 +36,8 @@ pub enum Model {
     /// `String.valueOf(x)`, which javac calls for the object operands of a string
     /// concatenation: a new non-null `String` (its characters are not modelled).
     NewString,
+    /// Returns the receiver (`StringBuilder.append`, which javac 8 calls for `+`).
+    Receiver,
 }
 
 /// Boxing classes: (class, primitive descriptor, unboxing method).
@@ -78,6 +80,9 @@ pub fn lookup(class: &str, name: &str, desc: &str) -> Option<Model> {
         ("java/lang/Math", "abs", "(I)I" | "(J)J") => Model::Abs { long_: desc == "(J)J" },
         ("java/lang/Integer" | "java/lang/Long", "compare", "(II)I" | "(JJ)I") => Model::Compare,
         ("java/lang/String", "valueOf", _) if desc.ends_with(")Ljava/lang/String;") => Model::NewString,
+        ("java/lang/StringBuilder", "<init>", _) => Model::Nothing,
+        ("java/lang/StringBuilder", "append", _) => Model::Receiver,
+        ("java/lang/StringBuilder", "toString", "()Ljava/lang/String;") => Model::NewString,
         _ => return boxing(class, name, desc),
     })
 }
