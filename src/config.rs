@@ -123,6 +123,11 @@ pub const DEFAULT_MAX_MEMORY_MB: u64 = 4096;
 /// Default per-query solver timeout in milliseconds (`--solver-timeout`).
 pub const DEFAULT_SOLVER_TIMEOUT_MS: u32 = 10_000;
 
+/// The `java.base` module of the JDK at `home`: `<home>/jmods/java.base.jmod`.
+pub fn jdk_jmod(home: &std::path::Path) -> std::path::PathBuf {
+    home.join("jmods").join("java.base.jmod")
+}
+
 /// One analysis run's settings.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Config {
@@ -142,6 +147,11 @@ pub struct Config {
     /// input (e.g. `repOK`): only states some input within the scope satisfying it can
     /// reach are explored, and every emitted input satisfies it.
     pub precondition: Option<String>,
+    /// The JDK whose `jmods/java.base.jmod` supplies the JDK superclasses of class path
+    /// classes that the class path lacks (`--jdk`; the CLI defaults to the installed JDK,
+    /// a library caller to none).
+    #[serde(skip)]
+    pub jdk: Option<std::path::PathBuf>,
 }
 
 impl Default for Config {
@@ -155,6 +165,7 @@ impl Default for Config {
             check_models: false,
             solver_timeout_ms: DEFAULT_SOLVER_TIMEOUT_MS,
             precondition: None,
+            jdk: None,
         }
     }
 }

@@ -12,6 +12,7 @@ command -v javac >/dev/null 2>&1 || need+=(default-jdk-headless)
 [ -e /usr/share/java/org.jacoco.core.jar ] || need+=(libjacoco-java)
 [ -e /usr/share/java/commons-lang3.jar ] || need+=(libcommons-lang3-java)
 [ -e /usr/share/java/guava.jar ] || need+=(libguava-java)
+[ -e /usr/share/java/commons-collections4.jar ] || need+=(libcommons-collections4-java)
 command -v pkg-config >/dev/null 2>&1 || need+=(pkg-config)
 [ -x /usr/bin/time ] || need+=(time)
 

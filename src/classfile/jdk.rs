@@ -3,6 +3,14 @@
 use super::{ClassTable, JType, access};
 use crate::models::classes::{FIELDS, FINAL, HIERARCHY, INTERFACES};
 
+/// Whether the models describe class `name` (it stays a phantom even when a JDK is at hand).
+pub(super) fn modelled(name: &str) -> bool {
+    name == "java/lang/Object"
+        || HIERARCHY.iter().any(|(c, _)| *c == name)
+        || INTERFACES.contains(&name)
+        || FIELDS.iter().any(|(c, _, _)| *c == name)
+}
+
 /// Registers the known JDK classes as phantoms with their real superclasses.
 pub(super) fn install(t: &mut ClassTable) {
     t.intern("java/lang/Object");

@@ -9,6 +9,7 @@
 pub mod classpath;
 pub mod descriptor;
 mod jdk;
+pub mod jmod;
 pub mod lines;
 mod names;
 pub mod parse;
@@ -60,6 +61,9 @@ pub struct Class {
     pub name: String,
     /// False for phantom classes: referenced, but not on the class path.
     pub loaded: bool,
+    /// Loaded from the installed JDK (a superclass or interface of a class path class that
+    /// the class path lacks), not from the class path: never a target, never listed.
+    pub jdk: bool,
     /// Where the class file came from (`testdata/samples.jar!samples/Container.class`).
     pub origin: Option<String>,
     pub access: u16,
@@ -77,6 +81,10 @@ impl Class {
     /// The Java spelling of the name (`samples.Container`).
     pub fn java_name(&self) -> String {
         self.name.replace('/', ".")
+    }
+    /// Loaded from the class path (not a phantom, not read from the installed JDK).
+    pub fn on_class_path(&self) -> bool {
+        self.loaded && !self.jdk
     }
     pub fn is_interface(&self) -> bool {
         self.access & access::INTERFACE != 0
@@ -159,6 +167,44 @@ impl ClassTable {
         Ok(t)
     }
 
+    /// As [`ClassTable::load`], then reads from the JDK at `jdk_home` (its
+    /// `jmods/java.base.jmod`, opened only when needed) every superclass and interface of a
+    /// loaded class that the class path lacks and the models do not describe, transitively:
+    /// a library class then inherits its JDK superclass's fields and methods.
+    pub fn load_with_jdk(cp: &ClassPath, jdk_home: Option<&std::path::Path>) -> crate::Result<Self> {
+        let mut t = ClassTable::load(cp)?;
+        if let Some(home) = jdk_home {
+            t.load_jdk_supers(home)?;
+        }
+        Ok(t)
+    }
+
+    fn load_jdk_supers(&mut self, home: &std::path::Path) -> crate::Result<()> {
+        let mut image: Option<jmod::JdkImage> = None;
+        let mut work: Vec<ClassId> = self.classes.iter().filter(|c| c.loaded).map(|c| c.id).collect();
+        while let Some(c) = work.pop() {
+            let cls = self.class(c);
+            let ups: Vec<ClassId> = cls.super_class.into_iter().chain(cls.interfaces.iter().copied()).collect();
+            for u in ups {
+                let up = self.class(u);
+                if up.loaded || jdk::modelled(&up.name) {
+                    continue;
+                }
+                let name = up.name.clone();
+                let img = match &mut image {
+                    Some(img) => img,
+                    None => image.insert(jmod::JdkImage::open(home)?),
+                };
+                if let Some(src) = img.class(&name)? {
+                    parse::add_class(self, &src)?;
+                    self.class_mut(u).jdk = true;
+                    work.push(u);
+                }
+            }
+        }
+        Ok(())
+    }
+
     /// The id for an internal class name, creating a phantom entry if the name is new.
     pub fn intern(&mut self, name: &str) -> ClassId {
         if let Some(id) = self.by_name.get(name) {
@@ -170,6 +216,7 @@ impl ClassTable {
             id,
             name: name.to_string(),
             loaded: false,
+            jdk: false,
             origin: None,
             access: access::PUBLIC,
             super_class: object,
@@ -210,7 +257,7 @@ impl ClassTable {
 
     /// Loaded classes sorted by name: the order every report uses.
     pub fn loaded_classes(&self) -> Vec<&Class> {
-        let mut v: Vec<&Class> = self.classes.iter().filter(|c| c.loaded).collect();
+        let mut v: Vec<&Class> = self.classes.iter().filter(|c| c.on_class_path()).collect();
         v.sort_by(|a, b| a.name.cmp(&b.name));
         v
     }

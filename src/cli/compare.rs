@@ -36,6 +36,7 @@ pub fn run(args: &CompareArgs, stop: &Stop) -> Result<()> {
     if strategies.is_empty() {
         return Err(Error::Usage("--strategies is empty".into()));
     }
+    args.analysis.check_jdk()?;
     let base = args.analysis.config(strategies[0], args.check_models);
     let mut session = Session::open(&args.cp, base)?;
     session.set_stop(stop.clone());

@@ -10,7 +10,9 @@ use crate::budget::Stop;
 use crate::output::{Written, check_writable, write_atomic};
 use crate::report::json;
 use crate::report::text::id_ranges;
-use crate::session::{EmittedFile, GenOptions, Junit, Session, Targets, TestsPer};
+use crate::session::{
+    EmittedFile, GenOptions, JAVA_OPTIONS_PATH, Junit, Session, Targets, TestsPer, java_options_file,
+};
 use crate::{Error, Result};
 
 /// Arguments of `uberlazy gen`.
@@ -63,6 +65,7 @@ pub fn run(args: &GenArgs, stop: &Stop) -> Result<()> {
     if let Some(stats) = &args.stats {
         check_writable(stats.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new(".")))?;
     }
+    args.analysis.check_jdk()?;
     let mut session = Session::open(&args.cp, args.analysis.config(strategy, false))?;
     session.set_stop(stop.clone());
     let targets = session.targets(&args.methods)?;
@@ -84,6 +87,7 @@ pub fn run(args: &GenArgs, stop: &Stop) -> Result<()> {
     let mut stats: Vec<serde_json::Value> = Vec::new();
     let mut done = 0;
     let mut runtime_written = false;
+    let mut opens = std::collections::BTreeSet::new();
     session.generate_each(&targets.methods, strategy, &options, |method, tests| {
         done += 1;
         // A method the engine cannot explore is reported and the others still get tests.
@@ -104,6 +108,7 @@ pub fn run(args: &GenArgs, stop: &Stop) -> Result<()> {
         }
         let w = out.put(&t.file)?;
         out.put(&t.sidecar)?;
+        opens.extend(t.opens.iter().cloned());
         out.lines.push(format!(
             "{method}: {} tests from {} traces, {} ({})",
             t.tests,
@@ -126,6 +131,17 @@ pub fn run(args: &GenArgs, stop: &Stop) -> Result<()> {
         }
         Ok(())
     })?;
+    if !opens.is_empty() {
+        // Tests that set fields a class inherits from the JDK need deep reflection into it.
+        let file = java_options_file(&opens);
+        out.write("JVM options", &file)?;
+        let flags: Vec<String> = opens.iter().map(|p| format!("--add-opens {p}=ALL-UNNAMED")).collect();
+        out.lines.push(format!(
+            "these tests set JDK fields by reflection: run them with `java {}` (or `java @{}`; tools/run-junit.sh does)",
+            flags.join(" "),
+            args.out.join(JAVA_OPTIONS_PATH).display()
+        ));
+    }
     if let Some(path) = &args.stats {
         let text = serde_json::to_string_pretty(&stats).map_err(|e| Error::Usage(e.to_string()))?;
         write_atomic(path, &text, true)?;

@@ -46,6 +46,10 @@ pub struct AnalysisArgs {
     /// (checked on candidate inputs; its own branches are not part of any path).
     #[arg(long, value_name = "METHOD")]
     pub precondition: Option<String>,
+    /// The JDK (its home directory, holding jmods/java.base.jmod) that supplies the JDK
+    /// superclasses of class path classes [default: $JAVA_HOME, else the JDK of `java` on PATH].
+    #[arg(long, value_name = "DIR")]
+    pub jdk: Option<std::path::PathBuf>,
     /// Search order: dfs or bfs.
     #[arg(long, default_value = "dfs", value_parser = ["dfs", "bfs"])]
     pub search: String,
@@ -76,8 +80,34 @@ impl AnalysisArgs {
             check_models,
             solver_timeout_ms: self.solver_timeout,
             precondition: self.precondition.clone(),
+            jdk: self.jdk.clone().or_else(installed_jdk),
         }
     }
+
+    /// A `--jdk` that is given must hold `jmods/java.base.jmod`.
+    pub fn check_jdk(&self) -> Result<()> {
+        match &self.jdk {
+            Some(home) if !config::jdk_jmod(home).is_file() => Err(Error::Usage(format!(
+                "--jdk {}: no {} there (a JDK home holds jmods/java.base.jmod)",
+                home.display(),
+                config::jdk_jmod(home).display()
+            ))),
+            _ => Ok(()),
+        }
+    }
+}
+
+/// The installed JDK: `$JAVA_HOME`, else the home of the `java` found on `PATH` (symlinks
+/// resolved), when it holds `jmods/java.base.jmod`.
+fn installed_jdk() -> Option<std::path::PathBuf> {
+    let from_env = std::env::var_os("JAVA_HOME").map(std::path::PathBuf::from);
+    let from_path = std::env::var_os("PATH").and_then(|paths| {
+        std::env::split_paths(&paths).map(|d| d.join("java")).find(|p| p.is_file()).and_then(|java| {
+            let real = std::fs::canonicalize(java).ok()?;
+            Some(real.parent()?.parent()?.to_path_buf())
+        })
+    });
+    from_env.into_iter().chain(from_path).find(|home| config::jdk_jmod(home).is_file())
 }
 
 /// Parses `lazy,uber` into strategies (an unknown or repeated name is a usage error).

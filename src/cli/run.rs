@@ -49,6 +49,7 @@ pub fn run(args: &RunArgs, stop: &Stop) -> Result<()> {
         [s] => *s,
         _ => return Err(Error::Usage("--strategy takes exactly one of lazy, lazier, uber, pose".into())),
     };
+    args.analysis.check_jdk()?;
     let config = args.analysis.config(strategy, args.check_models);
     let mut session = Session::open(&args.cp, config)?;
     session.set_stop(stop.clone());

@@ -128,7 +128,7 @@ impl<'a> Oracle<'a> {
             let cast = if decl == "Object" { String::new() } else { format!("({decl}) ") };
             self.line(&format!("{decl} {name} = {cast}{actual};"));
         }
-        let jdk = matches!(&o.kind, ObjKind::Class(c) if !table.class(*c).loaded);
+        let jdk = matches!(&o.kind, ObjKind::Class(c) if !table.class(*c).on_class_path());
         if jdk {
             // A JDK object: its class, and a box's value.
             self.line(&format!("assertEquals(\"{class}\", Heap.className({name}));"));

@@ -1,7 +1,7 @@
 //! `generate`: explore each method with one strategy and turn its traces into a JUnit test
 //! class, as file contents (the caller writes them).
 
-use std::collections::HashSet;
+use std::collections::{BTreeSet, HashSet};
 use std::path::PathBuf;
 
 use super::{ExploreOptions, Session};
@@ -64,6 +64,23 @@ pub struct GeneratedTests {
     pub repeats: usize,
     /// The counts of the exploration the tests come from.
     pub summary: Summary,
+    /// The JDK packages (`java.base/java.util`) whose fields the tests set or read through
+    /// reflection (fields a class path class inherits from a JDK class): the JVM must run
+    /// them with `--add-opens` for each.
+    pub opens: BTreeSet<String>,
+}
+
+/// Where a `gen` output directory lists the JVM options its tests need (a `java @file`
+/// argument file; `tools/run-junit.sh` passes it on).
+pub const JAVA_OPTIONS_PATH: &str = "uberlazy/runtime/java-options.txt";
+
+/// The argument file of [`JAVA_OPTIONS_PATH`] for these packages.
+pub fn java_options_file(opens: &BTreeSet<String>) -> EmittedFile {
+    let mut contents = String::new();
+    for p in opens {
+        contents.push_str(&format!("--add-opens {p}=ALL-UNNAMED\n"));
+    }
+    EmittedFile { path: PathBuf::from(JAVA_OPTIONS_PATH), contents }
 }
 
 /// Everything one `generate` produced: the runtime helper the tests use, and per method
@@ -133,6 +150,18 @@ impl Session {
             validity: options.validity.as_deref(),
         };
         let t = junit::emit(&self.program.table, &e.result, &jopts);
+        let table = &self.program.table;
+        let opens = e
+            .result
+            .traces
+            .iter()
+            .filter_map(|t| t.concrete.as_ref())
+            .flat_map(|c| c.objects.iter())
+            .flat_map(|o| o.before.keys().chain(o.after.keys()))
+            .map(|f| table.class(table.field(*f).owner))
+            .filter(|c| c.jdk)
+            .filter_map(|c| c.name.rsplit_once('/').map(|(pkg, _)| format!("java.base/{}", pkg.replace('/', "."))))
+            .collect();
         let test_class =
             if t.package.is_empty() { t.class_name.clone() } else { format!("{}.{}", t.package, t.class_name) };
         let (path, sidecar_path) = (t.path(), t.sidecar_path());
@@ -144,6 +173,7 @@ impl Session {
             skipped: t.skipped,
             repeats,
             summary: e.summary,
+            opens,
         })
     }
 }

@@ -28,7 +28,9 @@ pub use crate::junit::Junit;
 pub use crate::machine::Options as ExploreOptions;
 pub use crate::machine::{RunInfo, Trace};
 pub use crate::report::classes::{ClassListing, LowerStatus, MethodListing};
-pub use generate::{EmittedFile, GenOptions, Generated, GeneratedTests, TestsPer};
+pub use generate::{
+    EmittedFile, GenOptions, Generated, GeneratedTests, JAVA_OPTIONS_PATH, TestsPer, java_options_file,
+};
 pub use targets::Targets;
 
 /// Where a long run is: the `index`-th (from 1) of `total` explorations is starting.
@@ -65,7 +67,8 @@ impl Session {
     /// every class on it.
     pub fn open(cp: &str, config: Config) -> Result<Session> {
         let path = ClassPath::open(cp)?;
-        Ok(Session { program: Program::new(ClassTable::load(&path)?), config, progress: None, stop: Stop::new() })
+        let table = ClassTable::load_with_jdk(&path, config.jdk.as_deref())?;
+        Ok(Session { program: Program::new(table), config, progress: None, stop: Stop::new() })
     }
 
     /// The switch that stops every run of this session (a signal handler turns it on): the

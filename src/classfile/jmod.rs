@@ -1,0 +1,58 @@
+//! The installed JDK's own classes, read on demand from its `jmods/java.base.jmod`.
+//!
+//! A library's classes extend JDK classes (`TreeList extends AbstractList`): their inherited
+//! fields and methods come from here when the JDK is not on the class path. Only the classes
+//! asked for are read; the classes the models of [`crate::models`] describe stay phantoms.
+
+use std::io::{Cursor, Read};
+use std::path::{Path, PathBuf};
+
+use super::classpath::ClassSource;
+use crate::{Error, Result};
+
+/// A jmod file is a zip after a 4-byte header (`JM`, major 1, minor 0).
+const JMOD_MAGIC: &[u8] = b"JM\x01\x00";
+
+/// The `java.base` module of an installed JDK.
+pub struct JdkImage {
+    path: PathBuf,
+    zip: zip::ZipArchive<Cursor<Vec<u8>>>,
+}
+
+impl std::fmt::Debug for JdkImage {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "JdkImage({})", self.path.display())
+    }
+}
+
+impl JdkImage {
+    /// Opens `<home>/jmods/java.base.jmod`; an error names the file when it is missing or
+    /// not a jmod.
+    pub fn open(home: &Path) -> Result<JdkImage> {
+        let path = crate::config::jdk_jmod(home);
+        let corrupt = |msg: String| Error::CorruptJar { path: path.clone(), msg };
+        let mut bytes = std::fs::read(&path).map_err(|e| Error::io(&path, e))?;
+        if !bytes.starts_with(JMOD_MAGIC) {
+            return Err(corrupt("not a jmod file (no JM header)".into()));
+        }
+        bytes.drain(..JMOD_MAGIC.len());
+        let zip = zip::ZipArchive::new(Cursor::new(bytes)).map_err(|e| corrupt(e.to_string()))?;
+        Ok(JdkImage { path, zip })
+    }
+
+    /// The class file of internal name `name` (`java/util/AbstractList`), if the JDK has it.
+    pub fn class(&mut self, name: &str) -> Result<Option<ClassSource>> {
+        let entry_name = format!("classes/{name}.class");
+        let path = self.path.clone();
+        let mut entry = match self.zip.by_name(&entry_name) {
+            Ok(e) => e,
+            Err(zip::result::ZipError::FileNotFound) => return Ok(None),
+            Err(e) => return Err(Error::CorruptJar { path, msg: format!("{entry_name}: {e}") }),
+        };
+        let mut bytes = Vec::new();
+        entry
+            .read_to_end(&mut bytes)
+            .map_err(|e| Error::CorruptJar { path: path.clone(), msg: format!("{entry_name}: {e}") })?;
+        Ok(Some(ClassSource { origin: format!("{}!{entry_name}", path.display()), bytes: bytes.into() }))
+    }
+}
