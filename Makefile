@@ -8,7 +8,7 @@ BIN      := target/release/uberlazy
 SAMPLES  := samples.Container\#swap samples.Triple\#sum samples.Chain\#hasNull4 samples.Chain\#hasNull10
 DEMO_OUT := target/demo-tests
 
-.PHONY: help deps build testdata test demo bench bench-parts bench-scale bench-scope coverage jacoco-agent lint check-layers clean
+.PHONY: help deps build testdata test demo bench bench-parts bench-scale bench-scope realcode coverage jacoco-agent lint check-layers clean
 
 help:
 	@echo "make demo          install what is missing, build, show IR, trace tables and JUnit tests of the samples"
@@ -19,6 +19,7 @@ help:
 	@echo "make bench         SIR table results/bench.{csv,md} (make -j bench: parallel) + sample timings"
 	@echo "make bench-scope   scope table results/scope.{csv,md}: SIR methods under repOK, scopes 1..8, per strategy"
 	@echo "make bench-scale   hasNull with N = 4..64 for all strategies"
+	@echo "make realcode      16 java.util / commons-collections4 targets: gen, compile, run (results/realcode.{csv,md})"
 	@echo "make coverage      JaCoCo branch/line coverage of the samples by the emitted tests"
 	@echo "make lint          rustfmt check and clippy (warnings are errors)"
 	@echo "make check-layers  the data-flow invariants of ARCHITECTURE.md"
@@ -74,6 +75,9 @@ bench-scale: build
 
 bench-scope: build
 	python3 tools/bench-scope.py
+
+realcode: build deps
+	python3 tools/realcode.py
 
 jacoco-agent: deps
 	./tools/jacoco-agent.sh target/tools/jacocoagent.jar

@@ -64,6 +64,9 @@ pub struct Class {
     /// Loaded from the installed JDK (a superclass or interface of a class path class that
     /// the class path lacks), not from the class path: never a target, never listed.
     pub jdk: bool,
+    /// A nested class's source-level access flags (its own `InnerClasses` entry): `private`
+    /// and `protected` show only here.
+    pub inner_access: Option<u16>,
     /// Where the class file came from (`testdata/samples.jar!samples/Container.class`).
     pub origin: Option<String>,
     pub access: u16,
@@ -217,6 +220,7 @@ impl ClassTable {
             name: name.to_string(),
             loaded: false,
             jdk: false,
+            inner_access: None,
             origin: None,
             access: access::PUBLIC,
             super_class: object,

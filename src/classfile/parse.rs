@@ -170,6 +170,12 @@ pub fn add_class(t: &mut ClassTable, src: &ClassSource) -> Result<()> {
     }
     let super_class = cf.super_class.as_ref().map(|s| t.intern(s));
     let interfaces = cf.interfaces.iter().map(|i| t.intern(i)).collect();
+    let inner_access = cf.attributes.iter().find_map(|a| match &a.data {
+        AttributeData::InnerClasses(entries) => {
+            entries.iter().find(|e| e.inner_class_info == name).map(|e| e.access_flags.bits())
+        }
+        _ => None,
+    });
     {
         let c = t.class_mut(id);
         c.loaded = true;
@@ -177,6 +183,7 @@ pub fn add_class(t: &mut ClassTable, src: &ClassSource) -> Result<()> {
         c.access = cf.access_flags.bits();
         c.super_class = super_class;
         c.interfaces = interfaces;
+        c.inner_access = inner_access;
         c.bytes = Some(src.bytes.clone());
     }
     for f in &cf.fields {

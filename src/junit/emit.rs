@@ -3,7 +3,7 @@
 use std::fmt::Write as _;
 
 use super::describe;
-use super::java::{binary_name, comment, ident, type_name};
+use super::java::{binary_name, comment, ident, nameable, package_of, test_package, type_name};
 use super::layout::{MAX_LINE, wrap_long_lines};
 use super::oracle::{Oracle, expr, var};
 use super::{Junit, MethodTests};
@@ -40,6 +40,21 @@ fn boxed(ty: &JType, v: &CVal) -> String {
 }
 
 impl Target<'_> {
+    /// The package the tests live in (see [`test_package`]).
+    fn package(&self) -> String {
+        test_package(&package_of(self.table, self.table.method(self.method).owner))
+    }
+
+    /// Input object `i` as a value of type `ty`: cast when its own class cannot be named in
+    /// the test (it is declared `Object`).
+    fn object_as(&self, c: &Concrete, i: usize, ty: &JType) -> String {
+        let hidden = match c.objects.get(i).map(|o| &o.kind) {
+            Some(crate::heap::ObjKind::Class(k)) => !nameable(self.table, *k, &self.package()),
+            _ => false,
+        };
+        if hidden { format!("(({}) {})", type_name(ty), var(i)) } else { var(i) }
+    }
+
     /// The body of the test of one trace, or why there is none.
     pub fn test(&self, r: &RunResult, t: &Trace) -> Result<String, String> {
         if t.kind == TraceKind::Cut {
@@ -66,8 +81,11 @@ impl Target<'_> {
         let _ = writeln!(s, "    @Test");
         let _ = writeln!(s, "    public void {}() throws Throwable {{", test_name(t));
         self.build_heap(&mut s, c);
+        // A static whose value before the call is an object the input does not hold was made
+        // by the class initializer, which the JVM runs for the test too: it is not set.
+        let made_by_clinit = |v: &CVal| matches!(v, CVal::Obj(i) if c.objects.get(*i).is_some_and(|o| !o.input));
         let statics: Vec<(&FieldId, &CVal)> =
-            c.statics_before.iter().filter(|(f, _)| !is_constant(table, **f)).collect();
+            c.statics_before.iter().filter(|(f, v)| !is_constant(table, **f) && !made_by_clinit(v)).collect();
         let indent = if statics.is_empty() { "        " } else { "            " };
         for (k, (f, _)) in statics.iter().enumerate() {
             let _ = writeln!(s, "        Object saved{k} = Heap.getStatic(\"{}\");", qualified(table, **f));
@@ -127,9 +145,20 @@ impl Target<'_> {
         let table = self.table;
         for step in rebuild_heap(c).steps {
             match step {
-                Step::Alloc { obj, class } => {
+                Step::Alloc { obj, class } if nameable(table, class, &self.package()) => {
                     let ty = type_name(&JType::Class(table.class(class).name.clone()));
                     let _ = writeln!(s, "        {ty} {} = Heap.alloc({ty}.class);", var(obj));
+                }
+                Step::Alloc { obj, class } => {
+                    // A class the test cannot name (private nested, or another module's).
+                    let _ = writeln!(s, "        Object {} = Heap.alloc(\"{}\");", var(obj), binary_name(table, class));
+                }
+                Step::NewArray { obj, elem: JType::Class(e), len }
+                    if table.lookup(&e).is_some_and(|k| !nameable(table, k, &self.package())) =>
+                {
+                    // An array of a class the test cannot name, typed Object[] in the test.
+                    let name = e.replace('/', ".");
+                    let _ = writeln!(s, "        Object[] {} = Heap.newArray(\"{name}\", {len});", var(obj));
                 }
                 Step::NewArray { obj, elem, len } => {
                     let base = type_name(&elem);
@@ -158,11 +187,20 @@ impl Target<'_> {
             owner.clone()
         } else {
             match args.next() {
-                Some(CVal::Obj(i)) => var(*i),
+                Some(CVal::Obj(i)) => self.object_as(c, *i, &JType::Class(table.class(m.owner).name.clone())),
                 _ => return Err("the receiver is not an object".to_string()),
             }
         };
-        let rendered: Vec<String> = m.desc.params.iter().zip(args).map(|(ty, v)| expr(ty, v)).collect();
+        let rendered: Vec<String> = m
+            .desc
+            .params
+            .iter()
+            .zip(args)
+            .map(|(ty, v)| match v {
+                CVal::Obj(i) => self.object_as(c, *i, ty),
+                _ => expr(ty, v),
+            })
+            .collect();
         if m.is_private() {
             // Private methods are called by reflection; the result is cast back.
             let params: Vec<String> = m.desc.params.iter().map(|t| format!("{}.class", type_name(t))).collect();
@@ -240,10 +278,7 @@ fn is_constant(table: &ClassTable, f: FieldId) -> bool {
 
 /// The source of one test class.
 pub(super) fn class_source(target: &Target<'_>, r: &RunResult, class_name: &str) -> MethodTests {
-    let table = target.table;
-    let m = table.method(target.method);
-    let owner = &table.class(m.owner).name;
-    let package = owner.rsplit_once('/').map(|(p, _)| p.replace('/', ".")).unwrap_or_default();
+    let package = target.package();
     let mut tests = Vec::new();
     let mut skipped = Vec::new();
     let mut records = Vec::new();

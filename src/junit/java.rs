@@ -17,6 +17,37 @@ pub fn type_name(ty: &JType) -> String {
     }
 }
 
+/// Packages of the JDK's modules: a test of their classes cannot live in them (the module
+/// system forbids it), so it goes to `uberlazy.gen.<package>`.
+const JDK_PACKAGES: &[&str] = &["java.", "javax.", "jdk.", "sun.", "com.sun."];
+
+/// Whether a dotted package belongs to a JDK module.
+pub fn is_jdk_package(package: &str) -> bool {
+    JDK_PACKAGES.iter().any(|p| package.starts_with(p))
+}
+
+/// The package of the tests of a class in `package`: the same one, except for the JDK's.
+pub fn test_package(package: &str) -> String {
+    if is_jdk_package(package) { format!("uberlazy.gen.{package}") } else { package.to_string() }
+}
+
+/// The dotted package of a class.
+pub fn package_of(table: &ClassTable, c: crate::classfile::ClassId) -> String {
+    table.class(c).name.rsplit_once('/').map(|(p, _)| p.replace('/', ".")).unwrap_or_default()
+}
+
+/// Whether source in package `from` can name class `c` (a public class, or a class of the
+/// same package that is not a private nested class). Phantom JDK classes are public.
+pub fn nameable(table: &ClassTable, c: crate::classfile::ClassId, from: &str) -> bool {
+    use crate::classfile::access::{PRIVATE, PUBLIC};
+    let class = table.class(c);
+    if !class.loaded {
+        return true;
+    }
+    let public = class.access & PUBLIC != 0 && class.inner_access.is_none_or(|a| a & PUBLIC != 0);
+    public || (package_of(table, c) == from && class.inner_access.is_none_or(|a| a & PRIVATE == 0))
+}
+
 /// The binary name used by reflection (`a.b.C$D`).
 pub fn binary_name(table: &ClassTable, c: crate::classfile::ClassId) -> String {
     table.class(c).name.replace('/', ".")
@@ -31,6 +62,10 @@ pub fn literal(ty: &JType, v: i64) -> String {
         JType::Short => format!("(short) {}", v as i16),
         JType::Char => format!("(char) {}", v as u16),
         JType::Long => long_literal(v),
+        // The machine keeps no float or double values: a field of these types holds its
+        // default, written as a literal of its own type so that boxing compares it right.
+        JType::Float => format!("{:?}f", v as f32),
+        JType::Double => format!("{:?}", v as f64),
         _ => int_literal(v as i32),
     }
 }

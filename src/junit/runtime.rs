@@ -50,6 +50,24 @@ public final class Heap {
         }
     }
 
+    /** A new instance of the class of binary name {@code name}, which the test cannot name. */
+    public static Object alloc(String name) {
+        try {
+            return alloc(Class.forName(name));
+        } catch (ClassNotFoundException e) {
+            throw new IllegalStateException("no class " + name, e);
+        }
+    }
+
+    /** A new array of {@code length} elements of the class of binary name {@code name}. */
+    public static Object[] newArray(String name, int length) {
+        try {
+            return (Object[]) java.lang.reflect.Array.newInstance(Class.forName(name), length);
+        } catch (ClassNotFoundException e) {
+            throw new IllegalStateException("no class " + name, e);
+        }
+    }
+
     /** The field {@code pkg.Owner.name}, made accessible. */
     public static Field field(String qualified) {
         int dot = qualified.lastIndexOf('.');

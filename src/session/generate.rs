@@ -159,7 +159,7 @@ impl Session {
             .flat_map(|c| c.objects.iter())
             .flat_map(|o| o.before.keys().chain(o.after.keys()))
             .map(|f| table.class(table.field(*f).owner))
-            .filter(|c| c.jdk)
+            .filter(|c| c.loaded && (c.jdk || junit::java::is_jdk_package(&c.name.replace('/', "."))))
             .filter_map(|c| c.name.rsplit_once('/').map(|(pkg, _)| format!("java.base/{}", pkg.replace('/', "."))))
             .collect();
         let test_class =

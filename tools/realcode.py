@@ -1,0 +1,166 @@
+#!/usr/bin/env python3
+"""Real library code as a user runs it: 16 targets of java.util and commons-collections4.
+
+usage: tools/realcode.py [--out results/realcode] [--targets pkg.C#m(desc),...]
+
+For each target: `uberlazy gen --strategy uber --time-limit T` with only the library's jar on
+--cp (the JDK comes from the installed JDK), then tools/run-junit.sh on the emitted tests
+(with the JVM options gen wrote). Records lowered/total methods of the class, traces, tests
+emitted, whether they compile, tests passed and failed, time, and the cut reasons.
+T is REALCODE_TIME_LIMIT (default 60 s); UBERLAZY names the binary. The java.util jar is
+built from the installed JDK's jmods/java.base.jmod (java/util/*.class); commons-collections4
+is Debian's /usr/share/java/commons-collections4.jar. Writes <out>.csv and <out>.md.
+"""
+
+import csv
+import glob
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+
+UBERLAZY = os.environ.get("UBERLAZY", "target/release/uberlazy")
+LIMIT = int(os.environ.get("REALCODE_TIME_LIMIT", "60"))
+CC4 = "/usr/share/java/commons-collections4.jar"
+UTIL_JAR = "target/realcode/java-util.jar"
+CC = "org.apache.commons.collections4."
+TARGETS = [
+    ("java.util.LinkedList#add(Ljava/lang/Object;)Z", UTIL_JAR),
+    ("java.util.LinkedList#remove(Ljava/lang/Object;)Z", UTIL_JAR),
+    ("java.util.LinkedList#indexOf(Ljava/lang/Object;)I", UTIL_JAR),
+    ("java.util.ArrayDeque#addFirst(Ljava/lang/Object;)V", UTIL_JAR),
+    ("java.util.ArrayList#add(Ljava/lang/Object;)Z", UTIL_JAR),
+    ("java.util.HashMap#get(Ljava/lang/Object;)Ljava/lang/Object;", UTIL_JAR),
+    ("java.util.TreeMap#get(Ljava/lang/Object;)Ljava/lang/Object;", UTIL_JAR),
+    ("java.util.TreeMap#put(Ljava/lang/Object;Ljava/lang/Object;)Ljava/lang/Object;", UTIL_JAR),
+    ("java.util.TreeMap#remove(Ljava/lang/Object;)Ljava/lang/Object;", UTIL_JAR),
+    (CC + "list.TreeList#add(ILjava/lang/Object;)V", CC4),
+    (CC + "list.TreeList#get(I)Ljava/lang/Object;", CC4),
+    (CC + "list.CursorableLinkedList#add(Ljava/lang/Object;)Z", CC4),
+    (CC + "map.Flat3Map#put(Ljava/lang/Object;Ljava/lang/Object;)Ljava/lang/Object;", CC4),
+    (CC + "map.Flat3Map#get(Ljava/lang/Object;)Ljava/lang/Object;", CC4),
+    (CC + "map.LRUMap#get(Ljava/lang/Object;)Ljava/lang/Object;", CC4),
+    (CC + "trie.PatriciaTrie#get(Ljava/lang/Object;)Ljava/lang/Object;", CC4),
+]
+FIELDS = ["target", "lowered", "methods", "traces", "tests", "compiles", "passed", "failed", "time_s", "error", "cuts"]
+
+
+def java_home():
+    java = shutil.which("java")
+    return os.path.dirname(os.path.dirname(os.path.realpath(java))) if java else None
+
+
+def build_util_jar():
+    if os.path.exists(UTIL_JAR):
+        return
+    os.makedirs(os.path.dirname(UTIL_JAR), exist_ok=True)
+    with tempfile.TemporaryDirectory() as d:
+        jmod = os.path.join(java_home(), "jmods", "java.base.jmod")
+        subprocess.run(["jmod", "extract", "--dir", d, jmod], check=True)
+        classes = os.path.join(d, "classes")
+        files = sorted(os.path.relpath(f, classes) for f in glob.glob(os.path.join(classes, "java/util/*.class")))
+        subprocess.run(["jar", "cf", os.path.abspath(UTIL_JAR)] + files, cwd=classes, check=True)
+
+
+def lowered(cp, cls):
+    out = subprocess.run([UBERLAZY, "classes", "--cp", cp], capture_output=True, text=True).stdout
+    ok = total = 0
+    inside = False
+    for line in out.splitlines():
+        if not line.startswith(" "):
+            inside = line.split()[-1] == cls if line.split() else False
+        elif inside:
+            status = line.split()[0]
+            if status in ("ok", "FAILED"):
+                total += 1
+                ok += status == "ok"
+    return ok, total
+
+
+def run_target(spec, cp):
+    cls = spec.split("#")[0]
+    row = {k: "" for k in FIELDS}
+    row["target"] = spec
+    row["lowered"], row["methods"] = lowered(cp, cls)
+    out = tempfile.mkdtemp(prefix="realcode-")
+    start = time.monotonic()
+    g = subprocess.run([UBERLAZY, "gen", "--cp", cp, spec, "--strategy", "uber", "--time-limit", str(LIMIT),
+                        "--out", out], capture_output=True, text=True)
+    row["time_s"] = round(time.monotonic() - start, 1)
+    m = re.search(r": (\d+) tests from (\d+) traces", g.stdout)
+    row["tests"], row["traces"] = (int(m.group(1)), int(m.group(2))) if m else (0, 0)
+    cuts = re.findall(r"traces skipped, cut by ([^:]+(?:\([^)]*\))?)", g.stdout)
+    row["cuts"] = "; ".join(sorted(set(c.strip() for c in cuts)))
+    if g.returncode != 0:
+        row["error"] = (g.stderr.strip().splitlines() or [""])[-1][:200]
+    if row["tests"]:
+        r = subprocess.run(["tools/run-junit.sh", out, cp], capture_output=True, text=True)
+        text = r.stdout + r.stderr
+        passed = re.search(r"(\d+) tests successful", text)
+        failed = re.search(r"(\d+) tests failed", text)
+        row["compiles"] = "yes" if passed else "no"
+        row["passed"] = int(passed.group(1)) if passed else 0
+        row["failed"] = int(failed.group(1)) if failed else 0
+    shutil.rmtree(out, ignore_errors=True)
+    return row
+
+
+def markdown(rows):
+    out = [
+        "# Real library code: 16 targets of java.util and commons-collections4",
+        "",
+        f"Generated by `make realcode` (tools/realcode.py): `gen --strategy uber --time-limit {LIMIT}`, default",
+        "bounds otherwise, only the library's jar on `--cp` (java.util: a jar of JDK 17's java/util/*.class built",
+        "from its jmods; commons-collections4 4.2 from Debian), then `tools/run-junit.sh` with the JVM options gen",
+        "wrote. `lowered` is of the target's class.",
+        "",
+        "| target | lowered | traces | tests | compile | passed | failed | time s | error / cut reasons |",
+        "|---|---:|---:|---:|---|---:|---:|---:|---|",
+    ]
+    for r in rows:
+        why = "; ".join(x for x in (r["error"], r["cuts"]) if x).replace("|", "\\|")
+        out.append(f"| `{r['target']}` | {r['lowered']}/{r['methods']} | {r['traces']} | {r['tests']} | "
+                   f"{r['compiles'] or '-'} | {r['passed']} | {r['failed']} | {r['time_s']} | {why} |")
+    tests = sum(int(r["tests"] or 0) for r in rows)
+    passed = sum(int(r["passed"] or 0) for r in rows)
+    wrote = sum(1 for r in rows if r["tests"])
+    compiled = sum(1 for r in rows if r["compiles"] == "yes")
+    out += ["", f"{wrote} of {len(rows)} targets wrote tests, {compiled} of them compile; "
+                f"{passed} of {tests} emitted tests pass."]
+    return "\n".join(out)
+
+
+def main():
+    args = sys.argv[1:]
+    out, targets = "results/realcode", TARGETS
+    while args:
+        if args[0] == "--out":
+            out = args[1]
+        elif args[0] == "--targets":
+            wanted = args[1].split(",")
+            targets = [t for t in TARGETS if t[0] in wanted]
+        else:
+            sys.exit(__doc__)
+        args = args[2:]
+    build_util_jar()
+    rows = []
+    for spec, cp in targets:
+        r = run_target(spec, cp)
+        print(f"{spec}: {r['tests']} tests, compile {r['compiles'] or '-'}, {r['passed']} passed, "
+              f"{r['failed']} failed, {r['time_s']} s {r['error']}", file=sys.stderr)
+        rows.append(r)
+    os.makedirs(os.path.dirname(out) or ".", exist_ok=True)
+    with open(out + ".csv", "w", newline="") as f:
+        w = csv.DictWriter(f, fieldnames=FIELDS)
+        w.writeheader()
+        w.writerows(rows)
+    with open(out + ".md", "w") as f:
+        f.write(markdown(rows) + "\n")
+    print(f"wrote {out}.csv and {out}.md", file=sys.stderr)
+
+
+if __name__ == "__main__":
+    main()
