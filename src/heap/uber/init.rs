@@ -166,19 +166,7 @@ impl Uber {
             }
             ObjKind::Class(_) => None,
         };
-        let loc = Loc {
-            kind,
-            input: true,
-            name,
-            exists,
-            choice: None,
-            from: None,
-            fields: BTreeMap::new(),
-            initial: BTreeMap::new(),
-            pending: BTreeMap::new(),
-            array,
-        };
-        (loc, assume)
+        (Loc::new(kind, true, name, exists, array), assume)
     }
 
     /// `R(l, f)`, lazily initializing an input location's field on first access.

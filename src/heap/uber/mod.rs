@@ -117,6 +117,24 @@ pub struct Loc {
     pub array: Option<UArray>,
 }
 
+impl Loc {
+    /// A location with no field set, no pending write, offered by no choice.
+    fn new(kind: ObjKind, input: bool, name: String, exists: Term, array: Option<UArray>) -> Loc {
+        Loc {
+            kind,
+            input,
+            name,
+            exists,
+            choice: None,
+            from: None,
+            fields: BTreeMap::new(),
+            initial: BTreeMap::new(),
+            pending: BTreeMap::new(),
+            array,
+        }
+    }
+}
+
 /// The fully symbolic heap of one trace.
 #[derive(Debug, Clone)]
 pub struct UberHeap {
@@ -354,18 +372,7 @@ impl HeapStrategy for Uber {
             _ => None,
         };
         let t = cx.terms.tru();
-        let l = heap.add_loc(Loc {
-            kind,
-            input: false,
-            name: format!("new{}", heap.allocs),
-            exists: t,
-            choice: None,
-            from: None,
-            fields: BTreeMap::new(),
-            initial: BTreeMap::new(),
-            pending: BTreeMap::new(),
-            array,
-        });
+        let l = heap.add_loc(Loc::new(kind, false, format!("new{}", heap.allocs), t, array));
         for (f, v) in fields {
             // The location was just added, so setting its fields cannot fail.
             let _ = heap.set_field(cx, l, f, v);
