@@ -9,7 +9,7 @@ add/remove/contains), each strategy and each scope N (`--max-objects N`, the rec
 runs `uberlazy run --json --precondition repOK --max-objects N --time-limit T` and records the
 finished paths, traces, cut traces, time and solver queries. A (method, strategy) stops at the
 first scope whose run hits the time limit (`halted`); larger scopes are left out of the table
-(printed as `-`). T is BENCH_SCOPE_TIME_LIMIT (default 60 s); UBERLAZY names the binary
+(printed as `-`). T is BENCH_SCOPE_TIME_LIMIT (default 15 s: the whole table takes about 25 minutes on 2 cores); UBERLAZY names the binary
 (default target/release/uberlazy). Writes <out>.csv and <out>.md.
 
 One process per run, one after the other: the times are comparable within a run of this tool.
@@ -23,7 +23,7 @@ import sys
 import time
 
 UBERLAZY = os.environ.get("UBERLAZY", "target/release/uberlazy")
-LIMIT = int(os.environ.get("BENCH_SCOPE_TIME_LIMIT", "60"))
+LIMIT = int(os.environ.get("BENCH_SCOPE_TIME_LIMIT", "15"))
 JAR = "testdata/sir.jar"
 METHODS = [
     "sir.BinarySearchTree#add(I)Z",
