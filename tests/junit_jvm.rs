@@ -9,8 +9,8 @@ use std::process::{Command, Output};
 const BIN: &str = env!("CARGO_BIN_EXE_uberlazy");
 const STRATEGIES: [&str; 4] = ["lazy", "lazier", "uber", "pose"];
 
-/// Every class of javasrc/ whose methods the machine explores (ops.Floats holds the
-/// float/double methods the machine rejects by design; `floats_are_a_clear_error` checks it).
+/// Every class of javasrc/ whose methods the machine explores (ops.Floats holds float/double
+/// code: float parameters are a clear error, float computations cut their trace; both checked below).
 /// (frontend.Shape is abstract with no subclass: exploring it is a clear error instead.)
 const SUBJECTS: [(&str, &[&str]); 5] = [
     ("sir", &SIR),
@@ -246,6 +246,16 @@ fn floats_are_a_clear_error() {
     assert_eq!(o.status.code(), Some(2));
     let t = text(&o);
     assert!(t.contains("ops.Floats#mix") && t.contains("does not support"), "{t}");
+}
+
+/// A float computation inside a method (not in its parameters) cuts that trace with a named
+/// reason; the run goes on and exits 0 (`arrays` stores 1.0f: its one trace is cut).
+#[test]
+fn float_computations_cut_their_trace() {
+    let o = uberlazy(&["run", "--cp", "testdata/ops.jar", "ops.Floats#arrays"]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    let t = text(&o);
+    assert!(t.contains("cut by unsupported: floating-point arrays"), "{t}");
 }
 
 /// JaCoCo: the tests emitted for the samples (all strategies) cover every branch.

@@ -171,8 +171,8 @@ fn a_loop_is_cut_by_max_depth() {
 }
 
 /// The code javac 17 emits (javasrc/modern, `--release 17`), with every strategy: a monitor
-/// is a null check, string concatenation a new non-null String, and a lambda's call site
-/// cuts its trace with a reason that names it.
+/// is a null check, string concatenation a new non-null String, a lambda's call site cuts
+/// its trace with a reason that names it, `Objects.requireNonNull` checks, asserts are off.
 #[test]
 fn monitors_concatenation_and_lambdas_run_with_every_strategy() {
     for strategy in [Strategy::Lazy, Strategy::Lazier, Strategy::Uber, Strategy::Pose] {
@@ -199,5 +199,10 @@ fn monitors_concatenation_and_lambdas_run_with_every_strategy() {
         assert_eq!(outcomes(&r), (0, vec![], 1), "{strategy:?}");
         let why = r.traces[0].cut.clone().unwrap_or_default();
         assert!(why.contains("invokedynamic run") && why.contains("lambda"), "{strategy:?}: {why}");
+        // Objects.requireNonNull: null raises NullPointerException, else the field is read.
+        let r = run("modern.Modern#checked");
+        assert_eq!(outcomes(&r), (1, vec!["java.lang.NullPointerException".to_string()], 0), "{strategy:?}");
+        // Class.desiredAssertionStatus is false: the assert never fails.
+        assert_eq!(outcomes(&run("modern.Modern#positive")), (1, vec![], 0), "{strategy:?}");
     }
 }

@@ -30,4 +30,15 @@ public class Modern {
     Runnable counter() {
         return () -> count++;
     }
+
+    /** Objects.requireNonNull: NullPointerException when m is null, else m. */
+    static int checked(Modern m) {
+        return java.util.Objects.requireNonNull(m, "m").count;
+    }
+
+    /** An assert is off, as the JVM runs by default: any n returns. */
+    static int positive(int n) {
+        assert n > 0 : "n must be positive";
+        return n;
+    }
 }

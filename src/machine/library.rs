@@ -125,6 +125,14 @@ impl<H: HeapStrategy, S: Solver> Machine<'_, H, S> {
                 vec![self.finish_call(st, dst, Some(Value::Int(v)))]
             }
             Model::ValueOf { class } => self.value_of(st, dst, class, args)?,
+            Model::Constant(k) => {
+                let v = self.terms.int(k);
+                vec![self.finish_call(st, dst, Some(Value::Int(v)))]
+            }
+            Model::RequireNonNull => {
+                let Some(Value::Ref(r)) = args.first().cloned() else { return Err(missing(self, &st)) };
+                self.non_null(st, &r, |m, s| Ok(vec![m.finish_call(s, dst, Some(Value::Ref(r.clone())))]))?
+            }
             Model::Receiver => {
                 let Some(r) = args.first().cloned() else { return Err(missing(self, &st)) };
                 vec![self.finish_call(st, dst, Some(r))]

@@ -37,6 +37,8 @@ pub const HIERARCHY: &[(&str, &str)] = &[
     ("java/lang/String", "java/lang/Object"),
     ("java/lang/Math", "java/lang/Object"),
     ("java/lang/StringBuilder", "java/lang/Object"),
+    ("java/lang/Class", "java/lang/Object"),
+    ("java/util/Objects", "java/lang/Object"),
 ];
 
 /// Final JDK classes (no subclass can exist).
@@ -50,6 +52,8 @@ pub const FINAL: &[&str] = &[
     "java/lang/String",
     "java/lang/Math",
     "java/lang/StringBuilder",
+    "java/lang/Class",
+    "java/util/Objects",
 ];
 
 /// Fields the library models keep in JDK objects (exception messages, boxed values):

@@ -38,6 +38,11 @@ pub enum Model {
     NewString,
     /// Returns the receiver (`StringBuilder.append`, which javac 8 calls for `+`).
     Receiver,
+    /// Returns this int (`Class.desiredAssertionStatus`: false, assertions off as the JVM
+    /// runs by default).
+    Constant(i32),
+    /// `Objects.requireNonNull(x[, message])`: NullPointerException when `x` is null, else `x`.
+    RequireNonNull,
 }
 
 /// Boxing classes: (class, primitive descriptor, unboxing method).
@@ -81,6 +86,11 @@ pub fn lookup(class: &str, name: &str, desc: &str) -> Option<Model> {
         ("java/lang/Integer" | "java/lang/Long", "compare", "(II)I" | "(JJ)I") => Model::Compare,
         ("java/lang/String", "valueOf", _) if desc.ends_with(")Ljava/lang/String;") => Model::NewString,
         ("java/lang/StringBuilder", "<init>", _) => Model::Nothing,
+        ("java/lang/Class", "desiredAssertionStatus", "()Z") => Model::Constant(0),
+        ("java/util/Objects", "requireNonNull", "(Ljava/lang/Object;)Ljava/lang/Object;")
+        | ("java/util/Objects", "requireNonNull", "(Ljava/lang/Object;Ljava/lang/String;)Ljava/lang/Object;") => {
+            Model::RequireNonNull
+        }
         ("java/lang/StringBuilder", "append", _) => Model::Receiver,
         ("java/lang/StringBuilder", "toString", "()Ljava/lang/String;") => Model::NewString,
         _ => return boxing(class, name, desc),
