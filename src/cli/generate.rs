@@ -135,7 +135,7 @@ pub fn run(args: &GenArgs, stop: &Stop) -> Result<()> {
         // Tests that set fields a class inherits from the JDK need deep reflection into it.
         let file = java_options_file(&opens);
         out.write("JVM options", &file)?;
-        let flags: Vec<String> = opens.iter().map(|p| format!("--add-opens {p}=ALL-UNNAMED")).collect();
+        let flags: Vec<&str> = file.contents.lines().collect();
         out.lines.push(format!(
             "these tests set JDK fields by reflection: run them with `java {}` (or `java @{}`; tools/run-junit.sh does)",
             flags.join(" "),

@@ -139,7 +139,7 @@ impl<H: HeapStrategy, S: Solver> Machine<'_, H, S> {
         }
     }
 
-    fn literal_object(&mut self, st: &mut State<H>, class: &str) -> Result<Value<H::Ref>> {
+    pub(super) fn literal_object(&mut self, st: &mut State<H>, class: &str) -> Result<Value<H::Ref>> {
         let id = self.program.table.lookup(class).ok_or_else(|| self.fault(st, &format!("literals of {class}")))?;
         Ok(Value::Ref(self.strategy.alloc(cx!(self), &mut st.heap, ObjKind::Class(id), None)))
     }

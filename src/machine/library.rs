@@ -138,15 +138,9 @@ impl<H: HeapStrategy, S: Solver> Machine<'_, H, S> {
                 vec![self.finish_call(st, dst, Some(r))]
             }
             Model::NewString => {
-                let Some(cid) = self.program.table.lookup("java/lang/String") else {
-                    return Err(Error::MissingClass {
-                        name: "java/lang/String".into(),
-                        context: Some("library model".into()),
-                    });
-                };
                 let mut st = st;
-                let r = self.strategy.alloc(cx!(self), &mut st.heap, crate::heap::ObjKind::Class(cid), None);
-                vec![self.finish_call(st, dst, Some(Value::Ref(r)))]
+                let s = self.literal_object(&mut st, "java/lang/String")?;
+                vec![self.finish_call(st, dst, Some(s))]
             }
         })
     }
