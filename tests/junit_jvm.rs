@@ -258,6 +258,19 @@ fn float_computations_cut_their_trace() {
     assert!(t.contains("cut by unsupported: floating-point arrays"), "{t}");
 }
 
+/// A method a class inherits is a target through the class: `Square#scaled` runs Shape's
+/// code on a Square receiver, whose `area()` dispatches to Square's (k * side * side).
+#[test]
+fn an_inherited_method_is_targeted_through_the_subclass() {
+    let dir = tempfile::tempdir().unwrap();
+    let (tests, traces, cut) = generate("subjects", &["subjects.Square#scaled"], "uber", dir.path(), &[]);
+    assert_eq!((tests, traces, cut), (2, 2, 0));
+    let src = std::fs::read_to_string(dir.path().join("subjects/Square_scaledTest.java")).unwrap();
+    assert!(src.contains("subjects.Square o0 = Heap.alloc(subjects.Square.class);"), "{src}");
+    let (ok, out) = junit(dir.path(), "testdata/subjects.jar", "5");
+    assert!(ok && count(&out, "tests successful") == 2, "{out}");
+}
+
 /// JaCoCo: the tests emitted for the samples (all strategies) cover every branch.
 #[test]
 fn emitted_tests_cover_every_branch_of_the_samples() {

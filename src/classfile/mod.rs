@@ -126,6 +126,9 @@ pub struct Method {
     pub has_code: bool,
     /// Source lines and jump senses of the code (empty without code or line numbers).
     pub source: lines::SourceMap,
+    /// For a method a user targets through a subclass that inherits it (`Sub#m`), the
+    /// superclass method whose code it runs; the receiver is then a `Sub`.
+    pub inherited: Option<MethodId>,
 }
 
 impl Method {
@@ -291,7 +294,16 @@ impl ClassTable {
         has_code: bool,
     ) -> MethodId {
         let id = MethodId(self.methods.len() as u32);
-        self.methods.push(Method { id, owner, name, desc, access, has_code, source: Default::default() });
+        self.methods.push(Method {
+            id,
+            owner,
+            name,
+            desc,
+            access,
+            has_code,
+            source: Default::default(),
+            inherited: None,
+        });
         self.class_mut(owner).methods.push(id);
         id
     }

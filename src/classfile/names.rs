@@ -20,6 +20,51 @@ impl ClassTable {
     /// error naming it; an unknown method lists every method of the class (with
     /// descriptors); a name with several overloads and no descriptor lists the overloads.
     pub fn find_method(&self, spec: &str) -> Result<MethodId> {
+        let (class, name, desc) = self.parse_spec(spec)?;
+        self.declared_match(spec, class, name, desc.as_ref())
+    }
+
+    /// As [`ClassTable::find_method`], and a method the class inherits and does not declare
+    /// (`CursorableLinkedList#add`, declared by `AbstractLinkedList`) is a target too: the
+    /// class gets an alias of it ([`super::Method::inherited`]) whose receiver is of the
+    /// named class. Constructors, static and private methods are not inherited.
+    pub fn find_target(&mut self, spec: &str) -> Result<MethodId> {
+        let (class, name, desc) = self.parse_spec(spec)?;
+        let declared = self.declared_match(spec, class, name, desc.as_ref());
+        let Err(Error::UnknownMethod { .. }) = &declared else { return declared };
+        let inherited: Vec<MethodId> = self
+            .superclasses(class)
+            .into_iter()
+            .skip(1)
+            .flat_map(|c| self.class(c).methods.clone())
+            .filter(|m| {
+                let md = self.method(*m);
+                md.name == name && !md.is_static() && !md.is_private() && !name.starts_with('<') && md.has_code
+            })
+            .filter(|m| desc.as_ref().is_none_or(|d| &self.method(*m).desc == d))
+            .collect();
+        // The nearest superclass's method is the one a `Sub` runs (overloads must be told apart).
+        let Some(first) = inherited.first().copied() else { return declared };
+        let same_desc = |m: &MethodId| self.method(*m).desc == self.method(first).desc;
+        if inherited.iter().any(|m| !same_desc(m)) {
+            let show = inherited.iter().map(|m| self.method_display(*m)).collect();
+            return Err(Error::AmbiguousMethod { spec: spec.to_string(), candidates: show });
+        }
+        if let Some(existing) =
+            self.class(class).methods.iter().copied().find(|m| self.method(*m).inherited == Some(first))
+        {
+            return Ok(existing);
+        }
+        let m = self.method(first).clone();
+        let alias = self.add_method(class, m.name, m.desc, m.access, true);
+        let a = self.method_mut(alias);
+        a.source = m.source;
+        a.inherited = Some(first);
+        Ok(alias)
+    }
+
+    /// `(class, name, descriptor)` of a method spec.
+    fn parse_spec<'s>(&self, spec: &'s str) -> Result<(ClassId, &'s str, Option<MethodDesc>)> {
         let malformed =
             || Error::Usage(format!("method `{spec}` must look like pkg.Class#method or pkg.Class#method(descriptor)"));
         let (class_name, rest) = spec.split_once('#').ok_or_else(malformed)?;
@@ -36,10 +81,15 @@ impl ClassTable {
             }
             None => (rest, None),
         };
+        Ok((class, name, desc))
+    }
+
+    /// The one method of `class` named `name` (with descriptor `desc` if given).
+    fn declared_match(&self, spec: &str, class: ClassId, name: &str, desc: Option<&MethodDesc>) -> Result<MethodId> {
         let all: &[MethodId] = &self.class(class).methods;
         let named: Vec<MethodId> = all.iter().copied().filter(|m| self.method(*m).name == name).collect();
         let matching: Vec<MethodId> =
-            named.iter().copied().filter(|m| desc.as_ref().is_none_or(|d| &self.method(*m).desc == d)).collect();
+            named.iter().copied().filter(|m| desc.is_none_or(|d| &self.method(*m).desc == d)).collect();
         let show = |v: &[MethodId]| v.iter().map(|m| self.method_display(*m)).collect::<Vec<_>>();
         match matching.as_slice() {
             [m] => Ok(*m),

@@ -34,7 +34,9 @@ impl Lowerer<'_> {
 /// Lowers the bytecode of `method` to IR.
 pub fn lower_method(table: &mut ClassTable, method: MethodId) -> Result<Body> {
     let m = table.method(method).clone();
-    let class = table.class(m.owner);
+    // An inherited target runs its superclass method's code with a receiver of its own class.
+    let code_owner = m.inherited.map_or(m.owner, |i| table.method(i).owner);
+    let class = table.class(code_owner);
     let at = Location { class: Some(class.java_name()), method: Some(m.signature()), pc: None };
     let no_code = |why: &str| Error::NoCode { at: at.clone(), why: why.to_string() };
     let bytes = class.bytes.clone().ok_or_else(|| no_code("its class is not on the class path"))?;

@@ -104,8 +104,9 @@ impl Session {
     }
 
     /// Resolves method specs (`pkg.Class#method[(desc)]`) to methods, in order.
-    pub fn methods(&self, specs: &[String]) -> Result<Vec<MethodId>> {
-        specs.iter().map(|s| self.program.table.find_method(s)).collect()
+    /// A method a class inherits is named through the class too (`Sub#m`).
+    pub fn methods(&mut self, specs: &[String]) -> Result<Vec<MethodId>> {
+        specs.iter().map(|s| self.program.table.find_target(s)).collect()
     }
 
     /// Explores every method with every strategy (methods outer, strategies inner).

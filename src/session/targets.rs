@@ -19,13 +19,16 @@ pub struct Targets {
 }
 
 impl Session {
-    /// What `gen` tests for each spec. A named method is tested whatever its access (a
+    /// What `gen` tests for each spec. A named method (declared or inherited) is tested whatever its access (a
     /// method without code, or a static one under `--precondition`, is an error). A named
     /// class gives the public, protected and package-private methods with code it declares,
     /// but not its constructors and initializers, compiler-made methods, the precondition
     /// method, private helpers (name them to test them), and under `--precondition` its
     /// static methods (the precondition constrains a receiver). Each method once, in order.
-    pub fn targets(&self, specs: &[String]) -> Result<Targets> {
+    pub fn targets(&mut self, specs: &[String]) -> Result<Targets> {
+        for spec in specs.iter().filter(|s| s.contains('#')) {
+            self.program.table.find_target(spec)?;
+        }
         let t = &self.program.table;
         let pre = self.config.precondition.as_deref();
         let mut out = Targets::default();
