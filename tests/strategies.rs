@@ -9,7 +9,7 @@ use uberlazy::machine::{Decision, RunResult, TraceKind};
 use uberlazy::session::{ExploreOptions, Session};
 
 fn session(jar: &str, specs: &[&str], config: &Config) -> (Session, Vec<uberlazy::classfile::MethodId>) {
-    let s = Session::open(jar, config.clone()).unwrap();
+    let mut s = Session::open(jar, config.clone()).unwrap();
     let specs: Vec<String> = specs.iter().map(|s| s.to_string()).collect();
     let ms = s.methods(&specs).unwrap();
     (s, ms)
