@@ -211,7 +211,7 @@ impl Pose {
             assume.push(cx.terms.implies(&alias, &both));
         }
         let fresh = cx.terms.and(&distinct);
-        let kinds = fresh_kinds(cx.table, ty);
+        let kinds = fresh_kinds(cx, ty);
         let options: Vec<Term> = kinds
             .iter()
             .map(|k| {
@@ -497,6 +497,11 @@ impl HeapStrategy for Pose {
         if receiver {
             let zero = cx.terms.int(0);
             assume.push(cx.terms.ne(&s.var, &zero));
+            // As in every strategy, the receiver is of the first concrete class its type allows.
+            if let Some(k) = fresh_kinds(cx, ty).first() {
+                let i = cx.terms.int(heap.kind_index(k));
+                assume.push(cx.terms.eq(&s.class, &i));
+            }
         }
         if let Some(c) = cut {
             assume.push(c.keep);
