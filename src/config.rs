@@ -53,6 +53,18 @@ pub enum SearchOrder {
     Bfs,
 }
 
+/// What an input reference whose declared type is `java.lang.Object` (an element, a key, a
+/// value of a collection) holds when it is not null (`--object-inputs`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ObjectInputs {
+    /// A boxed `Integer` with a symbolic value (default): equal keys, hash codes and orders
+    /// are values a test can build (`new Integer(3)`), as in `map.get(3)`.
+    Integer,
+    /// A plain `new Object()`: identity equality, and a hash code no test can choose.
+    Object,
+}
+
 /// The exploration bounds. Every strategy uses the same bounds, and every report prints them.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 pub struct Bounds {
@@ -134,6 +146,8 @@ pub struct Config {
     pub strategy: Strategy,
     pub bounds: Bounds,
     pub search: SearchOrder,
+    /// What an input of declared type `Object` holds (default: a boxed Integer).
+    pub object_inputs: ObjectInputs,
     /// Static fields are symbolic inputs instead of starting from the class initializer.
     pub symbolic_statics: bool,
     /// Calls to code that is neither on the class path nor modelled return a fresh symbolic
@@ -160,6 +174,7 @@ impl Default for Config {
             strategy: Strategy::Lazy,
             bounds: Bounds::default(),
             search: SearchOrder::Dfs,
+            object_inputs: ObjectInputs::Integer,
             symbolic_statics: false,
             havoc_unknown: false,
             check_models: false,

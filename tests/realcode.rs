@@ -56,6 +56,21 @@ fn every_method_of_commons_collections_and_java_util_lowers() {
     assert!(source.contains("Heap.alloc(\"java.util.LinkedList$Node\")"), "{source}");
     assert!(!source.contains("LinkedList.Node"), "{source}");
     junit_passes(&tests, cp);
+
+    // Keys of declared type Object are boxed Integers: TreeMap#get orders them with
+    // Integer.compareTo and finds a present key (the call returns the entry's value, an
+    // object of the input), and the tests pass as emitted.
+    let maps = dir.path().join("maps");
+    let spec = "java.util.TreeMap#get(Ljava/lang/Object;)Ljava/lang/Object;";
+    let args = ["gen", "--cp", cp, spec, "--strategy", "uber", "--time-limit", "8", "--out", maps.to_str().unwrap()];
+    let (code, stdout, err) = uberlazy(&args);
+    assert_eq!(code, 0, "{stdout}\n{err}");
+    let source = std::fs::read_to_string(maps.join("uberlazy/gen/java/util/TreeMap_getTest.java")).unwrap();
+    assert!(source.contains("Integer o1 = "), "{source}");
+    let returns_input = |l: &str| l.trim_start().starts_with("assertSame(o") && l.ends_with(", result);");
+    let found = source.split("@Test").any(|t| t.contains("result = o0.get(o1);") && t.lines().any(returns_input));
+    assert!(found, "no test finds a present key:\n{source}");
+    junit_passes(&maps, cp);
 }
 
 /// Runs the emitted tests with tools/run-junit.sh: they compile and all pass (at least 2).

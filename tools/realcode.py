@@ -2,12 +2,18 @@
 """Real library code as a user runs it: 16 targets of java.util and commons-collections4.
 
 usage: tools/realcode.py [--out results/realcode] [--targets pkg.C#m(desc),...]
+       tools/realcode.py --sweep [--out results/realcode-sweep]
 
 For each target: `uberlazy gen --strategy uber --time-limit T` with only the library's jar on
 --cp (the JDK comes from the installed JDK), then tools/run-junit.sh on the emitted tests
 (with the JVM options gen wrote). Records lowered/total methods of the class, traces, tests
 emitted, whether they compile, tests passed and failed, time, and the cut reasons.
-T is REALCODE_TIME_LIMIT (default 60 s); UBERLAZY names the binary. The java.util jar is
+T is REALCODE_TIME_LIMIT (default 60 s); UBERLAZY names the binary. `found` counts the tests
+whose call returns an object of the input (for a map's get: a present key), `largest` is the
+most input objects a test builds besides the receiver (a structure of >= 2 elements needs 3 or
+more with its nodes). `--sweep` runs `gen CLASS` on every class of the targets with every
+strategy (SWEEP_TIME_LIMIT per method, default 2 s) and lists the methods that end with an
+error instead of tests or cut traces: there should be none. The java.util jar is
 built from the installed JDK's jmods/java.base.jmod (java/util/*.class); commons-collections4
 is Debian's /usr/share/java/commons-collections4.jar. Writes <out>.csv and <out>.md.
 """
@@ -45,7 +51,9 @@ TARGETS = [
     (CC + "map.LRUMap#get(Ljava/lang/Object;)Ljava/lang/Object;", CC4),
     (CC + "trie.PatriciaTrie#get(Ljava/lang/Object;)Ljava/lang/Object;", CC4),
 ]
-FIELDS = ["target", "lowered", "methods", "traces", "tests", "compiles", "passed", "failed", "time_s", "error", "cuts"]
+FIELDS = ["target", "lowered", "methods", "traces", "tests", "compiles", "passed", "failed", "found", "largest",
+          "time_s", "error", "cuts"]
+STRATEGIES = ["lazy", "lazier", "uber", "pose"]
 
 
 def java_home():
@@ -96,6 +104,15 @@ def run_target(spec, cp):
     row["cuts"] = "; ".join(sorted(set(c.strip() for c in cuts)))
     if g.returncode != 0:
         row["error"] = (g.stderr.strip().splitlines() or [""])[-1][:200]
+    found = largest = 0
+    for src in glob.glob(os.path.join(out, "**", "*Test.java"), recursive=True):
+        with open(src) as f:
+            text = f.read()
+        found += len(re.findall(r"assertSame\(o\d+, result\);", text))
+        for body in text.split("@Test")[1:]:
+            made = re.findall(r"^\s+\S+ o(\d+) = ", body, re.M)
+            largest = max(largest, len([m for m in made if m != "0"]))
+    row["found"], row["largest"] = found, largest
     if row["tests"]:
         r = subprocess.run(["tools/run-junit.sh", out, cp], capture_output=True, text=True)
         text = r.stdout + r.stderr
@@ -117,13 +134,14 @@ def markdown(rows):
         "from its jmods; commons-collections4 4.2 from Debian), then `tools/run-junit.sh` with the JVM options gen",
         "wrote. `lowered` is of the target's class.",
         "",
-        "| target | lowered | traces | tests | compile | passed | failed | time s | error / cut reasons |",
-        "|---|---:|---:|---:|---|---:|---:|---:|---|",
+        "| target | lowered | traces | tests | compile | passed | failed | found | largest | time s | error / cut reasons |",
+        "|---|---:|---:|---:|---|---:|---:|---:|---:|---:|---|",
     ]
     for r in rows:
         why = "; ".join(x for x in (r["error"], r["cuts"]) if x).replace("|", "\\|")
         out.append(f"| `{r['target']}` | {r['lowered']}/{r['methods']} | {r['traces']} | {r['tests']} | "
-                   f"{r['compiles'] or '-'} | {r['passed']} | {r['failed']} | {r['time_s']} | {why} |")
+                   f"{r['compiles'] or '-'} | {r['passed']} | {r['failed']} | {r['found']} | {r['largest']} | "
+                   f"{r['time_s']} | {why} |")
     tests = sum(int(r["tests"] or 0) for r in rows)
     passed = sum(int(r["passed"] or 0) for r in rows)
     wrote = sum(1 for r in rows if r["tests"])
@@ -133,9 +151,46 @@ def markdown(rows):
     return "\n".join(out)
 
 
+def sweep(out):
+    """Every method of every target's class, every strategy: the methods that end in an error."""
+    limit = os.environ.get("SWEEP_TIME_LIMIT", "2")
+    classes = sorted({(spec.split("#")[0], cp) for spec, cp in TARGETS})
+    rows = []
+    for cls, cp in classes:
+        for strategy in STRATEGIES:
+            d = tempfile.mkdtemp(prefix="sweep-")
+            start = time.monotonic()
+            g = subprocess.run([UBERLAZY, "gen", "--cp", cp, cls, "--strategy", strategy, "--time-limit", limit,
+                                "--out", d], capture_output=True, text=True)
+            shutil.rmtree(d, ignore_errors=True)
+            methods = len(re.findall(r"^\S+#\S+: ", g.stdout, re.M))
+            errors = [l for l in g.stdout.splitlines() if ": no tests: " in l]
+            panicked = "panicked" in g.stderr
+            secs = round(time.monotonic() - start, 1)
+            print(f"{cls} {strategy}: {methods} methods, {len(errors)} errors, {secs} s", file=sys.stderr)
+            rows.append((cls, strategy, methods, errors, panicked, secs))
+    lines = ["# Every method of the real targets' classes, every strategy", "",
+             f"Generated by `tools/realcode.py --sweep`: `gen CLASS --strategy S --time-limit {limit}` on the classes",
+             "of results/realcode.md. A method either gets tests or has its traces cut with a named reason; an",
+             "error (the run of that method stops) is listed here.", "",
+             "| class | strategy | methods | errors | time s |", "|---|---|---:|---:|---:|"]
+    for cls, strategy, methods, errors, panicked, secs in rows:
+        lines.append(f"| `{cls}` | {strategy} | {methods} | {len(errors) + panicked} | {secs} |")
+    lines += ["", "Errors:", ""]
+    listed = [e for r in rows for e in r[3]] + [f"{r[0]} {r[1]}: panicked" for r in rows if r[4]]
+    lines += [f"- {e[:300]}" for e in listed] or ["none"]
+    with open(out + ".md", "w") as f:
+        f.write("\n".join(lines) + "\n")
+    print(f"wrote {out}.md", file=sys.stderr)
+
+
 def main():
     args = sys.argv[1:]
     out, targets = "results/realcode", TARGETS
+    if args[:1] == ["--sweep"]:
+        out = args[2] if args[1:2] == ["--out"] else "results/realcode-sweep"
+        build_util_jar()
+        return sweep(out)
     while args:
         if args[0] == "--out":
             out = args[1]

@@ -1,7 +1,8 @@
 //! Installs the JDK classes of [`crate::models::classes`] into a class table as phantoms.
 
+use super::MethodDesc;
 use super::{ClassTable, JType, access};
-use crate::models::classes::{FIELDS, FINAL, HIERARCHY, INTERFACES};
+use crate::models::classes::{FIELDS, FINAL, HIERARCHY, IMPLEMENTS, INTERFACES, METHODS};
 
 /// Whether the models describe class `name` (it stays a phantom even when a JDK is at hand).
 pub(super) fn modelled(name: &str) -> bool {
@@ -32,5 +33,17 @@ pub(super) fn install(t: &mut ClassTable) {
     for i in INTERFACES {
         let id = t.intern(i);
         t.class_mut(id).access |= access::INTERFACE | access::ABSTRACT;
+    }
+    for (c, i) in IMPLEMENTS {
+        let iface = t.intern(i);
+        let id = t.intern(c);
+        t.class_mut(id).interfaces.push(iface);
+    }
+    for (c, name, desc, abstract_) in METHODS {
+        let owner = t.intern(c);
+        if let Some(d) = MethodDesc::parse(desc) {
+            let acc = access::PUBLIC | if *abstract_ { access::ABSTRACT } else { 0 };
+            t.add_method(owner, name.to_string(), d, acc, false);
+        }
     }
 }

@@ -2,7 +2,7 @@
 
 use clap::Args;
 
-use crate::config::{self, Bounds, Config, SearchOrder, Strategy};
+use crate::config::{self, Bounds, Config, ObjectInputs, SearchOrder, Strategy};
 use crate::{Error, Result};
 
 /// Exploration bounds and analysis options (the same for every strategy).
@@ -53,6 +53,10 @@ pub struct AnalysisArgs {
     /// Search order: dfs or bfs.
     #[arg(long, default_value = "dfs", value_parser = ["dfs", "bfs"])]
     pub search: String,
+    /// What a non-null input of declared type Object is: integer (a boxed Integer with a
+    /// symbolic value, so keys can be equal, hashed and ordered) or object (a plain Object).
+    #[arg(long, default_value = "integer", value_parser = ["integer", "object"])]
+    pub object_inputs: String,
 }
 
 impl AnalysisArgs {
@@ -75,6 +79,7 @@ impl AnalysisArgs {
                 max_memory_mb: self.max_memory.unwrap_or_else(crate::budget::default_max_memory_mb),
             },
             search: if self.search == "bfs" { SearchOrder::Bfs } else { SearchOrder::Dfs },
+            object_inputs: if self.object_inputs == "object" { ObjectInputs::Object } else { ObjectInputs::Integer },
             symbolic_statics: self.symbolic_statics,
             havoc_unknown: self.havoc_unknown,
             check_models,

@@ -20,7 +20,7 @@ use std::fmt::Debug;
 
 use crate::Result;
 use crate::classfile::{ClassId, ClassTable, FieldId, JType};
-use crate::config::Config;
+use crate::config::{Config, ObjectInputs};
 use crate::term::{Assignment, Term, TermPool, Val};
 
 pub use concrete::{CObj, CVal, Concrete};
@@ -355,26 +355,38 @@ pub fn fields_of(table: &ClassTable, kind: &ObjKind) -> Vec<FieldId> {
 }
 
 /// The classes a fresh input object of declared type `ty` may have: the type itself when it
-/// is a concrete class, otherwise every loaded concrete subclass (sorted by name).
-pub fn fresh_kinds(table: &ClassTable, ty: &JType) -> Vec<ObjKind> {
+/// is a concrete class, otherwise every loaded concrete subclass (sorted by name). `Object`
+/// is a boxed `Integer` under `--object-inputs integer` (the default), and so is a JDK
+/// interface or abstract class that Integer implements and no loaded class does
+/// (`Comparable`, `Number`).
+pub fn fresh_kinds(cx: &Ctx<'_>, ty: &JType) -> Vec<ObjKind> {
+    let table = cx.table;
+    let boxed = cx.config.object_inputs == ObjectInputs::Integer;
+    let integer = || table.lookup(INTEGER).map(ObjKind::Class).into_iter().collect::<Vec<_>>();
     match ty {
         JType::Array(e) => vec![ObjKind::Array((**e).clone())],
+        JType::Class(name) if boxed && name == "java/lang/Object" => integer(),
         JType::Class(name) => {
             let Some(c) = table.lookup(name) else { return Vec::new() };
             let class = table.class(c);
             if !class.is_interface() && !class.is_abstract() {
                 return vec![ObjKind::Class(c)];
             }
-            table
+            let loaded: Vec<ObjKind> = table
                 .loaded_subclasses(c)
                 .into_iter()
                 .filter(|k| !table.class(*k).is_interface() && !table.class(*k).is_abstract())
                 .map(ObjKind::Class)
-                .collect()
+                .collect();
+            let fits = || table.lookup(INTEGER).is_some_and(|i| table.is_subclass(i, c));
+            if loaded.is_empty() && boxed && !class.on_class_path() && fits() { integer() } else { loaded }
         }
         _ => Vec::new(),
     }
 }
+
+/// The class of the boxed inputs of `--object-inputs integer`.
+const INTEGER: &str = "java/lang/Integer";
 
 /// Whether an object of `kind` may be referenced from a location of declared type `ty`.
 pub fn compatible(table: &ClassTable, kind: &ObjKind, ty: &JType) -> bool {

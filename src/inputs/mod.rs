@@ -6,6 +6,7 @@
 //! shape (aliasing and cycles included) is rebuilt exactly. Call-sequence inputs (building
 //! the receiver through the class's own constructors and methods) add their steps here.
 
+use crate::classfile::ClassTable;
 use crate::classfile::{ClassId, FieldId, JType};
 use crate::heap::{CVal, Concrete, ObjKind};
 
@@ -15,6 +16,10 @@ use crate::heap::{CVal, Concrete, ObjKind};
 pub enum Step {
     /// Object `obj` is a new instance of `class` whose constructor does not run.
     Alloc { obj: usize, class: ClassId },
+    /// Object `obj` is a box of `class` (`Integer`, ...) holding `value`: made from its
+    /// value, as boxes are immutable; `shared_value` when another box of the input holds
+    /// the same value (then it must not come from the JDK's cache of small boxes).
+    Box { obj: usize, class: ClassId, value: CVal, shared_value: bool },
     /// Object `obj` is a new array of `len` elements of type `elem`.
     NewArray { obj: usize, elem: JType, len: usize },
     /// Field `field` of object `obj` holds `value`.
@@ -37,15 +42,27 @@ pub fn is_default(v: &CVal) -> bool {
 
 /// Rebuilds the input heap of `c`: every input object allocated, then every non-default
 /// field and element set.
-pub fn rebuild_heap(c: &Concrete) -> InputPlan {
+pub fn rebuild_heap(table: &ClassTable, c: &Concrete) -> InputPlan {
     let mut steps = Vec::new();
+    let box_value = |o: &crate::heap::CObj| match &o.kind {
+        ObjKind::Class(k) if crate::models::is_box(&table.class(*k).name) => {
+            Some((*k, o.before.values().next().cloned().unwrap_or(CVal::Int(0))))
+        }
+        _ => None,
+    };
+    let boxes: Vec<(ClassId, CVal)> = c.objects.iter().filter(|o| o.input).filter_map(box_value).collect();
     for (i, o) in c.objects.iter().enumerate().filter(|(_, o)| o.input) {
+        if let Some((class, value)) = box_value(o) {
+            let shared_value = boxes.iter().filter(|b| **b == (class, value.clone())).count() > 1;
+            steps.push(Step::Box { obj: i, class, value, shared_value });
+            continue;
+        }
         steps.push(match &o.kind {
             ObjKind::Class(class) => Step::Alloc { obj: i, class: *class },
             ObjKind::Array(e) => Step::NewArray { obj: i, elem: e.clone(), len: o.elems_before.len() },
         });
     }
-    for (i, o) in c.objects.iter().enumerate().filter(|(_, o)| o.input) {
+    for (i, o) in c.objects.iter().enumerate().filter(|(_, o)| o.input && box_value(o).is_none()) {
         for (f, v) in o.before.iter().filter(|(_, v)| !is_default(v)) {
             steps.push(Step::SetField { obj: i, field: *f, value: v.clone() });
         }

@@ -9,7 +9,7 @@ use super::oracle::{Oracle, expr, var};
 use super::{Junit, MethodTests};
 use crate::classfile::{ClassTable, FieldId, JType, MethodId};
 use crate::heap::{CVal, Concrete};
-use crate::inputs::{Step, rebuild_heap};
+use crate::inputs::{InputPlan, Step, rebuild_heap};
 use crate::machine::{RunResult, Trace, TraceKind};
 use crate::report::path_text;
 
@@ -78,9 +78,14 @@ impl Target<'_> {
             }
         }
         let _ = writeln!(s, "     */");
+        let plan = rebuild_heap(table, c);
         let _ = writeln!(s, "    @Test");
+        if plan.steps.iter().any(|st| matches!(st, Step::Box { shared_value: true, .. })) {
+            // `new Integer(v)`: deprecated for removal, and the only way to two equal boxes.
+            let _ = writeln!(s, "    @SuppressWarnings(\"removal\")");
+        }
         let _ = writeln!(s, "    public void {}() throws Throwable {{", test_name(t));
-        self.build_heap(&mut s, c);
+        self.build_heap(&mut s, plan);
         // A static whose value before the call is an object the input does not hold was made
         // by the class initializer, which the JVM runs for the test too: it is not set.
         let made_by_clinit = |v: &CVal| matches!(v, CVal::Obj(i) if c.objects.get(*i).is_some_and(|o| !o.input));
@@ -141,10 +146,20 @@ impl Target<'_> {
     }
 
     /// Prints the steps that build the input (see [`crate::inputs`]).
-    fn build_heap(&self, s: &mut String, c: &Concrete) {
+    fn build_heap(&self, s: &mut String, plan: InputPlan) {
         let table = self.table;
-        for step in rebuild_heap(c).steps {
+        for step in plan.steps {
             match step {
+                Step::Box { obj, class, value, shared_value } => {
+                    // Boxes are java.lang classes: their simple names need no import.
+                    let name = &table.class(class).name;
+                    let ty = name.rsplit('/').next().unwrap_or(name);
+                    let prim = table.class(class).fields.first().map(|f| table.field(*f).ty.clone());
+                    let v = expr(&prim.unwrap_or(JType::Int), &value);
+                    // Equal boxes must stay distinct objects, as in the input the trace has.
+                    let make = if shared_value { format!("new {ty}({v})") } else { format!("{ty}.valueOf({v})") };
+                    let _ = writeln!(s, "        {ty} {} = {make};", var(obj));
+                }
                 Step::Alloc { obj, class } if nameable(table, class, &self.package()) => {
                     let ty = type_name(&JType::Class(table.class(class).name.clone()));
                     let _ = writeln!(s, "        {ty} {} = Heap.alloc({ty}.class);", var(obj));

@@ -153,6 +153,8 @@ impl<'a> Oracle<'a> {
         let Some(name) = self.names.get(&i).cloned() else { return };
         let table = self.table;
         match &o.kind {
+            // An input box is immutable: the value it was made from.
+            ObjKind::Class(k) if o.input && crate::models::is_box(&table.class(*k).name) => {}
             ObjKind::Class(_) => {
                 for (f, v) in &o.after {
                     let fd = table.field(*f);

@@ -34,8 +34,10 @@ impl<H: HeapStrategy, S: Solver> Machine<'_, H, S> {
         }
         let name = call.method.name.as_str();
         let desc = call.method.desc.descriptor();
-        let chain: Vec<String> =
-            table.superclasses(call.method.owner).iter().map(|c| table.class(*c).name.clone()).collect();
+        // The model of the selected method (a phantom class's own, e.g. Integer.hashCode on an
+        // Integer receiver), else of the named class or the nearest superclass that has one.
+        let start = target.map_or(call.method.owner, |t| table.method(t).owner);
+        let chain: Vec<String> = table.superclasses(start).iter().map(|c| table.class(*c).name.clone()).collect();
         if let Some(model) = chain.iter().find_map(|class| models::lookup(class, name, &desc)) {
             return self.run_model(st, dst, model, &args);
         }
@@ -66,7 +68,7 @@ impl<H: HeapStrategy, S: Solver> Machine<'_, H, S> {
     }
 
     /// Stores a model's result and moves past the call.
-    fn finish_call(&self, st: State<H>, dst: Option<LocalId>, v: Option<Value<H::Ref>>) -> Next<H> {
+    pub(super) fn finish_call(&self, st: State<H>, dst: Option<LocalId>, v: Option<Value<H::Ref>>) -> Next<H> {
         match v {
             Some(v) => self.produce(st, dst, v),
             None => {
@@ -137,6 +139,8 @@ impl<H: HeapStrategy, S: Solver> Machine<'_, H, S> {
                 let Some(r) = args.first().cloned() else { return Err(missing(self, &st)) };
                 vec![self.finish_call(st, dst, Some(r))]
             }
+            Model::BoxEquals { class } => self.box_equals(st, dst, class, args)?,
+            Model::BoxCompare { class, cast } => self.box_compare(st, dst, class, cast, args)?,
             Model::NewString => {
                 let mut st = st;
                 let s = self.literal_object(&mut st, "java/lang/String")?;
@@ -207,7 +211,7 @@ impl<H: HeapStrategy, S: Solver> Machine<'_, H, S> {
     }
 
     /// The field a library model keeps in a JDK class (see `models::classes`).
-    fn model_field(&self, class: &str, field: &str) -> Option<crate::classfile::FieldId> {
+    pub(super) fn model_field(&self, class: &str, field: &str) -> Option<crate::classfile::FieldId> {
         let t = &self.program.table;
         let c = t.lookup(class)?;
         t.class(c).fields.iter().copied().find(|f| t.field(*f).name == field)

@@ -6,6 +6,7 @@
 //! trace outcomes ([`Outcome::Exception`]); `Err` is reserved for engine faults.
 
 mod arith;
+mod boxes;
 mod control;
 mod exec;
 mod explore;

@@ -219,8 +219,11 @@ impl<H: HeapStrategy, S: Solver> Machine<'_, H, S> {
             }
             rest.assume(std::slice::from_ref(&ne));
         }
-        Err(self
-            .fault(&rest, &format!("a symbolic index into a reference array with more than {MAX_INDEX_VALUES} values")))
+        // The values past the first MAX_INDEX_VALUES end as one trace, cut with the reason.
+        let why =
+            format!("unsupported: a symbolic index into a reference array with more than {MAX_INDEX_VALUES} values");
+        self.aside.push(Next::Done(rest, super::Outcome::Cut(why)));
+        Ok(out)
     }
 
     pub(super) fn array_load(
@@ -307,7 +310,7 @@ impl<H: HeapStrategy, S: Solver> Machine<'_, H, S> {
     }
 
     /// The condition under which a reference is a non-null instance of `ty`, per alternative.
-    fn instance_cond(&mut self, st: State<H>, r: &H::Ref, ty: &JType) -> Result<Vec<(State<H>, Term)>> {
+    pub(super) fn instance_cond(&mut self, st: State<H>, r: &H::Ref, ty: &JType) -> Result<Vec<(State<H>, Term)>> {
         let null = self.strategy.null(cx!(self));
         let alts = self.strategy.ref_eq(cx!(self), &st.heap, r, &null)?;
         let mut out = Vec::new();

@@ -77,3 +77,43 @@ pub const INTERFACES: &[&str] = &[
     "java/lang/Iterable",
     "java/util/Iterator",
 ];
+
+/// The JDK interfaces the phantom classes implement: (class, interface).
+pub const IMPLEMENTS: &[(&str, &str)] = &[
+    ("java/lang/Integer", "java/lang/Comparable"),
+    ("java/lang/Long", "java/lang/Comparable"),
+    ("java/lang/Short", "java/lang/Comparable"),
+    ("java/lang/Byte", "java/lang/Comparable"),
+    ("java/lang/Character", "java/lang/Comparable"),
+    ("java/lang/Boolean", "java/lang/Comparable"),
+    ("java/lang/String", "java/lang/Comparable"),
+    ("java/lang/Number", "java/io/Serializable"),
+    ("java/lang/Character", "java/io/Serializable"),
+    ("java/lang/Boolean", "java/io/Serializable"),
+    ("java/lang/String", "java/io/Serializable"),
+    ("java/lang/Throwable", "java/io/Serializable"),
+];
+
+/// The instance methods the phantom classes declare, so that a call on a symbolic receiver
+/// selects by the receiver's class (`key.hashCode()` on an Integer runs Integer's model,
+/// on a class of the class path its own method): (class, name, descriptor, abstract).
+pub const METHODS: &[(&str, &str, &str, bool)] = &[
+    ("java/lang/Object", "hashCode", "()I", false),
+    ("java/lang/Object", "equals", "(Ljava/lang/Object;)Z", false),
+    ("java/lang/Object", "toString", "()Ljava/lang/String;", false),
+    ("java/lang/Comparable", "compareTo", "(Ljava/lang/Object;)I", true),
+    ("java/lang/Integer", "hashCode", "()I", false),
+    ("java/lang/Integer", "equals", "(Ljava/lang/Object;)Z", false),
+    ("java/lang/Integer", "toString", "()Ljava/lang/String;", false),
+    ("java/lang/Integer", "compareTo", "(Ljava/lang/Object;)I", false),
+    ("java/lang/Integer", "compareTo", "(Ljava/lang/Integer;)I", false),
+    ("java/lang/Long", "equals", "(Ljava/lang/Object;)Z", false),
+    ("java/lang/Long", "compareTo", "(Ljava/lang/Object;)I", false),
+    ("java/lang/Long", "compareTo", "(Ljava/lang/Long;)I", false),
+    ("java/lang/Short", "hashCode", "()I", false),
+    ("java/lang/Short", "equals", "(Ljava/lang/Object;)Z", false),
+    ("java/lang/Byte", "hashCode", "()I", false),
+    ("java/lang/Byte", "equals", "(Ljava/lang/Object;)Z", false),
+    ("java/lang/Character", "hashCode", "()I", false),
+    ("java/lang/Character", "equals", "(Ljava/lang/Object;)Z", false),
+];

@@ -43,6 +43,12 @@ pub enum Model {
     Constant(i32),
     /// `Objects.requireNonNull(x[, message])`: NullPointerException when `x` is null, else `x`.
     RequireNonNull,
+    /// A box's `equals(Object)`: argument 1 is a non-null box of `class` with the same value.
+    BoxEquals { class: &'static str },
+    /// A box's `compareTo`: of the receiver's and argument 1's values, -1, 0 or 1
+    /// (`Integer.compare`); `cast`: the argument is an `Object` (the bridge method), so a
+    /// non-box raises ClassCastException. A null argument raises NullPointerException.
+    BoxCompare { class: &'static str, cast: bool },
 }
 
 /// Boxing classes: (class, primitive descriptor, unboxing method).
@@ -54,6 +60,12 @@ const BOXES: &[(&str, &str, &str)] = &[
     ("java/lang/Character", "C", "charValue"),
     ("java/lang/Boolean", "Z", "booleanValue"),
 ];
+
+/// Whether `class` (an internal name) is a boxing class (`Integer`, `Long`, ...): immutable,
+/// with its primitive in a `value` field; a test makes one from its value.
+pub fn is_box(class: &str) -> bool {
+    BOXES.iter().any(|(c, _, _)| *c == class)
+}
 
 /// The model of `class.name desc` as declared by exactly that class (internal names).
 pub fn lookup(class: &str, name: &str, desc: &str) -> Option<Model> {
@@ -93,6 +105,7 @@ pub fn lookup(class: &str, name: &str, desc: &str) -> Option<Model> {
         }
         ("java/lang/StringBuilder", "append", _) => Model::Receiver,
         ("java/lang/StringBuilder", "toString", "()Ljava/lang/String;") => Model::NewString,
+        ("java/lang/Object" | "java/lang/Integer", "toString", "()Ljava/lang/String;") => Model::NewString,
         _ => return boxing(class, name, desc),
     })
 }
@@ -109,5 +122,15 @@ fn boxing(class: &str, name: &str, desc: &str) -> Option<Model> {
     if name == *unbox && desc == format!("(){prim}") {
         return Some(Model::Load { class, field: "value" });
     }
-    None
+    match (name, desc) {
+        // The value itself is the hash of the int-sized boxes (Long and Boolean differ).
+        ("hashCode", "()I") if matches!(*prim, "I" | "S" | "B" | "C") => Some(Model::Load { class, field: "value" }),
+        ("equals", "(Ljava/lang/Object;)Z") if *prim != "Z" => Some(Model::BoxEquals { class }),
+        // Integer and Long compare to -1, 0, 1 (the narrower boxes return a difference).
+        ("compareTo", _) if matches!(*prim, "I" | "J") => {
+            let cast = desc == "(Ljava/lang/Object;)I";
+            (cast || desc == format!("(L{class};)I")).then_some(Model::BoxCompare { class, cast })
+        }
+        _ => None,
+    }
 }

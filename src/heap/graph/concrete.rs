@@ -32,7 +32,7 @@ impl GraphMap<'_> {
                     return CVal::Obj(*i);
                 }
                 // Never materialized: any object of the declared type will do.
-                let Some(kind) = fresh_kinds(cx.table, &slot.ty).into_iter().next() else { return CVal::Null };
+                let Some(kind) = fresh_kinds(cx, &slot.ty).into_iter().next() else { return CVal::Null };
                 let before: BTreeMap<_, _> =
                     fields_of(cx.table, &kind).into_iter().map(|f| (f, default_of(&cx.table.field(f).ty))).collect();
                 let idx = self.heap.objs.len() + self.extra_objs.len();

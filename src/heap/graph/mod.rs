@@ -103,7 +103,7 @@ pub fn choices(cx: &mut Ctx<'_>, heap: &LazyHeap, ty: &JType, allow_null: bool) 
             out.push((heap.clone(), Vec::new(), LRef::Obj(*id), None));
         }
     }
-    for kind in fresh_kinds(cx.table, ty) {
+    for kind in fresh_kinds(cx, ty) {
         if heap.inputs.len() as u32 >= cx.config.bounds.max_objects {
             out.push((
                 heap.clone(),

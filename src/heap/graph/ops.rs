@@ -23,7 +23,7 @@ pub fn input(
     receiver: bool,
 ) -> Result<(LRef, Vec<Term>)> {
     if receiver {
-        let kind = fresh_kinds(cx.table, ty)
+        let kind = fresh_kinds(cx, ty)
             .into_iter()
             .next()
             .ok_or_else(|| Error::Usage(format!("the receiver type {ty} has no concrete class to instantiate")))?;

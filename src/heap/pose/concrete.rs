@@ -66,7 +66,7 @@ pub fn concretize(
         let kind = usize::try_from(k)
             .ok()
             .and_then(|k| heap.kinds.get(k).cloned())
-            .or_else(|| fresh_kinds(cx.table, &first.declared).into_iter().next())
+            .or_else(|| fresh_kinds(cx, &first.declared).into_iter().next())
             .ok_or_else(|| Error::Solver(format!("no class for input object {}", first.name)))?;
         // The initial value of a key: the fresh value of the member that read it first.
         let initial = |key: Key| -> Option<Value<Term>> {

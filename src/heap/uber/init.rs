@@ -78,7 +78,7 @@ impl Uber {
         let mut not_alias = vec![cx.terms.eq(&c, &zero)];
         let mut offered = Vec::new();
         let mut cut = None;
-        for kind in fresh_kinds(cx.table, ty) {
+        for kind in fresh_kinds(cx, ty) {
             if h.inputs.len() as u32 >= candidate_cap(cx) {
                 // One number beyond every location so far stands for "a new object the bound
                 // did not allow"; choosing it cuts the trace.

@@ -334,7 +334,7 @@ impl HeapStrategy for Uber {
     ) -> Result<(RefId, Vec<Term>)> {
         let t = cx.terms.tru();
         if receiver {
-            let kind = fresh_kinds(cx.table, ty)
+            let kind = fresh_kinds(cx, ty)
                 .into_iter()
                 .next()
                 .ok_or_else(|| Error::Usage(format!("the receiver type {ty} has no concrete class to instantiate")))?;

@@ -24,16 +24,17 @@ public class Container_swapTest {
     }
 
     /**
-     * Input: this = o0 (Container, reaches 1 Object), c = o1 (Container, reaches 1 Object).
+     * Input: this = o0 (Container, reaches 1 Integer), c = o1 (Container, reaches 1 Integer).
      * Path: line 8 false.
      * Outcome: returns normally.
      */
     @Test
+    @SuppressWarnings("removal")
     public void trace1_returns() throws Throwable {
         samples.Container o0 = Heap.alloc(samples.Container.class);
         samples.Container o1 = Heap.alloc(samples.Container.class);
-        java.lang.Object o2 = Heap.alloc(java.lang.Object.class);
-        java.lang.Object o3 = Heap.alloc(java.lang.Object.class);
+        Integer o2 = new Integer(0);
+        Integer o3 = new Integer(0);
         Heap.set(o0, "samples.Container.data", o2);
         Heap.set(o1, "samples.Container.data", o3);
         o0.swap(o1);
