@@ -60,9 +60,6 @@ pub enum Error {
     /// A `Class#method` that matches several overloads.
     #[error("ambiguous method {spec}; pick one with Class#method(descriptor): {}", list_or_none(.candidates))]
     AmbiguousMethod { spec: String, candidates: Vec<String> },
-    /// A field reference that does not resolve (JVMS 5.4.3.2).
-    #[error("{at}: cannot resolve field {field}")]
-    UnresolvedField { at: Location, field: String },
     /// A method reference that does not resolve (JVMS 5.4.3.3/4).
     #[error("{at}: cannot resolve method {method}")]
     UnresolvedMethod { at: Location, method: String },

@@ -276,10 +276,16 @@ impl<H: HeapStrategy, S: Solver> Machine<'_, H, S> {
             let n = self.config.bounds.max_calls;
             return Ok(vec![Next::Done(st, Outcome::Cut(format!("max-calls ({n})")))]);
         }
-        let body = self.program.body(t)?.ok_or_else(|| Error::NoCode {
-            at: self.location(&st),
-            why: format!("{} was not lowered", table.method_display(t)),
-        })?;
+        // A callee that did not lower (an unsupported instruction) or that the reachability
+        // pass did not see ends this trace, cut with the reason; the run goes on.
+        let body = match self.program.body(t) {
+            Ok(Some(b)) => b,
+            Ok(None) => {
+                let why = format!("unsupported: call to {}, which was not lowered", table.method_display(t));
+                return Ok(vec![Next::Done(st, Outcome::Cut(why))]);
+            }
+            Err(e) => return Ok(vec![Next::Done(st, Outcome::Cut(format!("unsupported: {e}")))]),
+        };
         let mut frame = Frame::new(t, body, FrameKind::Call);
         for (slot, a) in args.into_iter().enumerate() {
             frame.set(LocalId(slot as u32), a);

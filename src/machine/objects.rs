@@ -3,22 +3,35 @@
 use super::control::{Forked, cx};
 use super::state::{Next, State};
 use super::{Choice, Machine};
+use crate::Result;
 use crate::classfile::{ClassId, FieldId, JType};
 use crate::heap::{HeapStrategy, ObjKind, Test, Value};
 use crate::ir::{ArrayKind, FieldRef, LocalId, Operand};
 use crate::solver::Solver;
 use crate::term::{BvCmp, Term};
-use crate::{Error, Result};
 
 /// Most distinct values a symbolic index into a reference array is concretized to.
 const MAX_INDEX_VALUES: usize = 64;
 
 impl<H: HeapStrategy, S: Solver> Machine<'_, H, S> {
-    fn field_id(&self, st: &State<H>, f: &FieldRef) -> Result<FieldId> {
-        self.program.table.resolve_field(f.owner, &f.name, &f.ty).ok_or_else(|| Error::UnresolvedField {
-            at: self.location(st),
-            field: format!("{}.{}:{}", self.program.table.class(f.owner).java_name(), f.name, f.ty.descriptor()),
-        })
+    /// The field `f` names, or the trace's end when it does not resolve: cut with a reason
+    /// naming it (a field of a JDK class that is neither on the class path nor modelled,
+    /// such as `System.err`; or one its class lacks, where the JVM would throw NoSuchFieldError).
+    fn field_id(&self, st: State<H>, f: &FieldRef) -> std::result::Result<(State<H>, FieldId), Next<H>> {
+        let table = &self.program.table;
+        match table.resolve_field(f.owner, &f.name, &f.ty) {
+            Some(fid) => Ok((st, fid)),
+            None => {
+                let owner = table.class(f.owner);
+                let shown = format!("{}.{}:{}", owner.java_name(), f.name, f.ty.descriptor());
+                let why = if owner.loaded {
+                    format!("unsupported: field {shown} does not resolve (NoSuchFieldError)")
+                } else {
+                    format!("no model: field {shown} is not on the class path")
+                };
+                Err(Next::Done(st, super::Outcome::Cut(why)))
+            }
+        }
     }
 
     pub(super) fn get_field(
@@ -28,8 +41,10 @@ impl<H: HeapStrategy, S: Solver> Machine<'_, H, S> {
         o: &Operand,
         f: &FieldRef,
     ) -> Result<Vec<Next<H>>> {
-        let mut st = st;
-        let fid = self.field_id(&st, f)?;
+        let (mut st, fid) = match self.field_id(st, f) {
+            Ok(x) => x,
+            Err(cut) => return Ok(vec![cut]),
+        };
         let r = self.ref_operand(&mut st, o)?;
         self.non_null(st, &r, |m, s| {
             let s = m.prune_locations(s, &r, fid);
@@ -39,8 +54,10 @@ impl<H: HeapStrategy, S: Solver> Machine<'_, H, S> {
     }
 
     pub(super) fn put_field(&mut self, st: State<H>, o: &Operand, f: &FieldRef, v: &Operand) -> Result<Vec<Next<H>>> {
-        let mut st = st;
-        let fid = self.field_id(&st, f)?;
+        let (mut st, fid) = match self.field_id(st, f) {
+            Ok(x) => x,
+            Err(cut) => return Ok(vec![cut]),
+        };
         let r = self.ref_operand(&mut st, o)?;
         let v = self.operand(&mut st, v)?;
         let v = self.narrow_to(&f.ty, v);
@@ -56,7 +73,10 @@ impl<H: HeapStrategy, S: Solver> Machine<'_, H, S> {
     }
 
     pub(super) fn get_static(&mut self, st: State<H>, dst: Option<LocalId>, f: &FieldRef) -> Result<Vec<Next<H>>> {
-        let fid = self.field_id(&st, f)?;
+        let (st, fid) = match self.field_id(st, f) {
+            Ok(x) => x,
+            Err(cut) => return Ok(vec![cut]),
+        };
         let owner = self.program.table.field(fid).owner;
         let st = match self.ensure_init(st, owner)? {
             Ok(s) => s,
@@ -79,7 +99,10 @@ impl<H: HeapStrategy, S: Solver> Machine<'_, H, S> {
     }
 
     pub(super) fn put_static(&mut self, st: State<H>, f: &FieldRef, v: &Operand) -> Result<Vec<Next<H>>> {
-        let fid = self.field_id(&st, f)?;
+        let (st, fid) = match self.field_id(st, f) {
+            Ok(x) => x,
+            Err(cut) => return Ok(vec![cut]),
+        };
         let owner = self.program.table.field(fid).owner;
         let mut st = match self.ensure_init(st, owner)? {
             Ok(s) => s,
@@ -142,8 +165,20 @@ impl<H: HeapStrategy, S: Solver> Machine<'_, H, S> {
         for (s, neg) in self.split(st, &negative) {
             if neg {
                 next.extend(self.raise(s, "java/lang/NegativeArraySizeException")?);
-            } else {
-                let mut s = s;
+                continue;
+            }
+            // A length a test could not hold (from an input int) ends its trace, cut.
+            let most = self.terms.int(crate::heap::concrete::MAX_CONCRETE_ARRAY as i32);
+            let huge = self.terms.cmp(BvCmp::Slt, &most, &n);
+            for (mut s, too_long) in self.split(s, &huge) {
+                if too_long {
+                    let why = format!(
+                        "unsupported: a new array of more than {} elements",
+                        crate::heap::concrete::MAX_CONCRETE_ARRAY
+                    );
+                    next.push(Next::Done(s, super::Outcome::Cut(why)));
+                    continue;
+                }
                 let r = self.strategy.alloc(cx!(self), &mut s.heap, ObjKind::Array(elem.clone()), Some(n.clone()));
                 next.push(self.produce(s, dst, Value::Ref(r)));
             }
