@@ -70,9 +70,15 @@ pub struct Budget {
 impl Budget {
     /// A budget starting now.
     pub fn new(time_limit_s: u64, max_memory_mb: u64, stop: Stop) -> Self {
+        Budget::lasting(Duration::from_secs(time_limit_s), max_memory_mb, stop)
+    }
+
+    /// A budget of `limit` from now (reported in whole seconds, rounded up: `gen` gives each
+    /// method a share of its `--time-limit` that need not be a whole number of seconds).
+    pub fn lasting(limit: Duration, max_memory_mb: u64, stop: Stop) -> Self {
         let start = Instant::now();
-        let deadline =
-            start.checked_add(Duration::from_secs(time_limit_s)).unwrap_or(start + Duration::from_secs(1 << 30));
+        let deadline = start.checked_add(limit).unwrap_or(start + Duration::from_secs(1 << 30));
+        let time_limit_s = limit.as_millis().div_ceil(1000) as u64;
         Budget { start, deadline, time_limit_s, max_memory_mb, stop }
     }
 

@@ -112,3 +112,19 @@ fn the_precondition_fuse_limits_the_inputs_it_accepts() {
     assert_eq!(traces.len(), 1, "{v}");
     assert!(traces[0]["input"].as_str().unwrap().contains("size=0"), "{}", traces[0]["input"]);
 }
+
+/// `gen`'s `--time-limit` is the budget of the whole run: it says so, and each method gets a
+/// share of it (RedBlackTree's 6 methods share 3 s: the ones that do not finish at the
+/// default depth stop at their share, reported in whole seconds), not 3 s each.
+#[test]
+fn gen_shares_its_time_limit_among_the_methods() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().to_str().unwrap();
+    let args = ["gen", "--cp", "testdata/sir.jar", "sir.RedBlackTree", "--strategy", "lazy", "--time-limit", "3"];
+    let o = Command::new(BIN).args(args).args(["--out", out]).output().unwrap();
+    let text = String::from_utf8_lossy(&o.stdout);
+    assert!(o.status.success(), "{text}{}", String::from_utf8_lossy(&o.stderr));
+    assert!(text.contains("time limit: 3 s for all 6 methods"), "{text}");
+    let shares = text.lines().filter(|l| l.trim() == "stopped early: time-limit (1s)").count();
+    assert!(shares >= 1 && !text.contains("time-limit (3s)"), "{text}");
+}

@@ -83,6 +83,13 @@ pub fn run(args: &GenArgs, stop: &Stop) -> Result<()> {
     };
     let runtime = session.runtime_file();
     let mut out = Out { dir: &args.out, force: args.force, kept: 0, lines: Vec::new() };
+    if targets.methods.len() > 1 {
+        out.lines.push(format!(
+            "time limit: {} s for all {} methods (each gets the time left divided by the methods left)",
+            args.analysis.time_limit,
+            targets.methods.len()
+        ));
+    }
     let mut failed: Vec<Error> = Vec::new();
     let mut stats: Vec<serde_json::Value> = Vec::new();
     let mut done = 0;

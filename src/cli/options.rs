@@ -18,7 +18,8 @@ pub struct AnalysisArgs {
     /// Maximum call depth.
     #[arg(long, default_value_t = config::DEFAULT_MAX_CALLS)]
     pub max_calls: u32,
-    /// Wall-clock budget per method and strategy, in seconds.
+    /// Wall-clock budget in seconds: per method and strategy for run and compare; for gen, of
+    /// the whole run, each method getting the time left divided by the methods left.
     #[arg(long, default_value_t = config::DEFAULT_TIME_LIMIT_S)]
     pub time_limit: u64,
     /// Most decisions one run of the --precondition method may make on one input; an input

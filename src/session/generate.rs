@@ -91,6 +91,9 @@ pub struct Generated {
     pub methods: Vec<(String, Result<GeneratedTests>)>,
 }
 
+/// The least time `gen` gives one method when its `--time-limit` is nearly spent.
+pub const MIN_SHARE: std::time::Duration = std::time::Duration::from_millis(200);
+
 impl Session {
     /// The runtime helper every emitted test class uses.
     pub fn runtime_file(&self) -> EmittedFile {
@@ -110,7 +113,9 @@ impl Session {
 
     /// As [`Session::generate`], handing each method's tests to `sink` as soon as they are
     /// made (so that a caller can write them while the next method runs). An error `sink`
-    /// returns stops the run.
+    /// returns stops the run. `--time-limit` is the budget of the whole run: each method
+    /// gets the time left divided by the methods left (at least [`MIN_SHARE`]), so a method that
+    /// finishes early leaves its time to the next ones and no method takes all of it.
     pub fn generate_each(
         &mut self,
         methods: &[MethodId],
@@ -119,25 +124,35 @@ impl Session {
         mut sink: impl FnMut(&str, Result<GeneratedTests>) -> Result<()>,
     ) -> Result<()> {
         self.prepare(methods)?;
+        let start = std::time::Instant::now();
+        let total = std::time::Duration::from_secs(self.config.bounds.time_limit_s);
         for (i, m) in methods.iter().enumerate() {
             if self.stopped() {
                 break;
             }
             self.report_progress(i + 1, methods.len(), *m, strategy);
             let name = self.method_name(*m);
-            let tests = self.tests_of(*m, strategy, options);
+            let left = (methods.len() - i) as u64;
+            let share = (total.saturating_sub(start.elapsed()) / left as u32).max(MIN_SHARE);
+            let tests = self.tests_of(*m, strategy, options, share);
             sink(&name, tests)?;
         }
         Ok(())
     }
 
-    fn tests_of(&self, m: MethodId, strategy: Strategy, options: &GenOptions) -> Result<GeneratedTests> {
+    fn tests_of(
+        &self,
+        m: MethodId,
+        strategy: Strategy,
+        options: &GenOptions,
+        time: std::time::Duration,
+    ) -> Result<GeneratedTests> {
         let prefer = match options.tests {
             TestsPer::Path => Prefer::FirstOfPath,
             TestsPer::Trace => Prefer::Every,
         };
         let explore = ExploreOptions { prefer, ..ExploreOptions::default() };
-        let mut e = self.explore_one(m, strategy, &explore, &mut |_, _, _| Ok(true))?;
+        let mut e = self.explore_one(m, strategy, &explore, time, &mut |_, _, _| Ok(true))?;
         let before = e.result.traces.len();
         if options.tests == TestsPer::Path {
             let mut tested = HashSet::new();

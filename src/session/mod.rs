@@ -143,7 +143,7 @@ impl Session {
                 }
                 index += 1;
                 self.report_progress(index, total, *m, *s);
-                sink(self.explore_one(*m, *s, options, &mut |_, _, _| Ok(true))?)?;
+                sink(self.explore_one(*m, *s, options, self.time_limit(), &mut |_, _, _| Ok(true))?)?;
             }
         }
         Ok(())
@@ -162,21 +162,27 @@ impl Session {
     ) -> Result<Exploration> {
         self.prepare(&[m])?;
         self.report_progress(1, 1, m, strategy);
-        self.explore_one(m, strategy, options, on_trace)
+        self.explore_one(m, strategy, options, self.time_limit(), on_trace)
+    }
+
+    /// `--time-limit` of one method and strategy.
+    fn time_limit(&self) -> std::time::Duration {
+        std::time::Duration::from_secs(self.config.bounds.time_limit_s)
     }
 
     /// Explores one method with one strategy (the methods must be prepared) within a budget
-    /// of its own: `--time-limit` and `--max-memory` from now, and the session's stop.
+    /// of its own: `limit` and `--max-memory` from now, and the session's stop.
     fn explore_one(
         &self,
         m: MethodId,
         strategy: Strategy,
         options: &ExploreOptions,
+        limit: std::time::Duration,
         on_trace: TraceSink<'_>,
     ) -> Result<Exploration> {
-        let config = Config { strategy, ..self.config.clone() };
-        let b = &config.bounds;
-        let budget = Budget::new(b.time_limit_s, b.max_memory_mb, self.stop.clone());
+        let mut config = Config { strategy, ..self.config.clone() };
+        let budget = Budget::lasting(limit, config.bounds.max_memory_mb, self.stop.clone());
+        config.bounds.time_limit_s = budget.time_limit_s;
         let options = ExploreOptions { budget: Some(budget.clone()), ..options.clone() };
         let result = analyze(&self.program, m, &config, options, &budget, on_trace)?;
         let summary = summarize(&result, &config, peak_mb());
