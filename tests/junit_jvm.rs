@@ -23,6 +23,7 @@ const SUBJECTS: [(&str, &[&str]); 5] = [
             "subjects.Arrays",
             "subjects.Circle",
             "subjects.Counter",
+            "subjects.Growable",
             "subjects.Holder",
             "subjects.Node",
             "subjects.Pose",

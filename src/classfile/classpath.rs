@@ -66,9 +66,18 @@ impl ClassPath {
     }
 
     fn add_jar(&mut self, path: &Path) -> Result<()> {
-        let corrupt = |msg: String| Error::CorruptJar { path: path.to_path_buf(), msg };
         let file = std::fs::File::open(path).map_err(|e| Error::io(path, e))?;
-        let mut zip = zip::ZipArchive::new(file).map_err(|e| corrupt(e.to_string()))?;
+        self.add_zip(path, file)
+    }
+
+    /// Adds the class files of a jar held in memory (`name` stands for its path in messages).
+    pub fn add_jar_bytes(&mut self, name: &str, bytes: &[u8]) -> Result<()> {
+        self.add_zip(Path::new(name), std::io::Cursor::new(bytes))
+    }
+
+    fn add_zip<R: Read + std::io::Seek>(&mut self, path: &Path, reader: R) -> Result<()> {
+        let corrupt = |msg: String| Error::CorruptJar { path: path.to_path_buf(), msg };
+        let mut zip = zip::ZipArchive::new(reader).map_err(|e| corrupt(e.to_string()))?;
         let mut names: Vec<(String, usize)> = Vec::new();
         for i in 0..zip.len() {
             let entry = zip.by_index_raw(i).map_err(|e| corrupt(format!("entry {i}: {e}")))?;

@@ -62,7 +62,8 @@ pub struct Class {
     /// False for phantom classes: referenced, but not on the class path.
     pub loaded: bool,
     /// Loaded from the installed JDK (a superclass or interface of a class path class that
-    /// the class path lacks), not from the class path: never a target, never listed.
+    /// the class path lacks) or one of uberlazy's Java models of JDK methods, not from the
+    /// class path: never a target, never listed.
     pub jdk: bool,
     /// A nested class's source-level access flags (its own `InnerClasses` entry): `private`
     /// and `protected` show only here.
@@ -165,12 +166,33 @@ impl ClassTable {
     }
 
     /// Loads every class of the class path. The first definition of a name wins, as in the JVM.
+    /// Then the Java models of JDK methods ([`crate::models::JAVA_MODELS`]), which are not
+    /// on the class path (never listed, never a target).
     pub fn load(cp: &ClassPath) -> crate::Result<Self> {
         let mut t = ClassTable::new();
         for src in cp.sources() {
             parse::add_class(&mut t, src)?;
         }
+        let mut models = ClassPath::default();
+        models.add_jar_bytes("uberlazy-models.jar", crate::models::JAVA_MODELS_JAR)?;
+        for src in models.sources() {
+            parse::add_class(&mut t, src)?;
+        }
+        for c in t.classes.iter_mut() {
+            if c.origin.as_deref().is_some_and(|o| o.starts_with("uberlazy-models.jar!")) {
+                c.jdk = true;
+            }
+        }
         Ok(t)
+    }
+
+    /// The Java model ([`crate::models::JAVA_MODELS`]) of the static method `name desc` of JDK
+    /// class `owner`, if there is one.
+    pub fn java_model(&self, owner: ClassId, name: &str, desc: &MethodDesc) -> Option<MethodId> {
+        let jdk = &self.class(owner).name;
+        let (_, model) = crate::models::JAVA_MODELS.iter().find(|(c, _)| c == jdk)?;
+        let m = self.declared_method(self.lookup(model)?, name, desc)?;
+        (self.method(m).is_static() && self.method(m).has_code).then_some(m)
     }
 
     /// As [`ClassTable::load`], then reads from the JDK at `jdk_home` (its

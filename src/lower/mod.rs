@@ -111,6 +111,12 @@ impl Program {
                     _ => {}
                 }
                 let Some(call) = call else { continue };
+                if call.kind == InvokeKind::Static
+                    && let Some(jm) = self.table.java_model(call.method.owner, &call.method.name, &call.method.desc)
+                {
+                    out.push(jm);
+                    continue;
+                }
                 let Some(r) = self.table.resolve_method(call.method.owner, &call.method.name, &call.method.desc) else {
                     continue;
                 };

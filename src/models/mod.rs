@@ -10,6 +10,19 @@
 
 pub mod classes;
 
+/// JDK classes whose methods uberlazy runs as Java code of its own (`javasrc/models/`,
+/// compiled into [`JAVA_MODELS_JAR`]): (JDK class, model class). A call to a JDK method runs
+/// the model class's static method of the same name and descriptor when it has one, even
+/// when the JDK class is on the class path (its code goes through natives).
+pub const JAVA_MODELS: &[(&str, &str)] = &[
+    ("java/lang/System", "uberlazy/models/JdkSystem"),
+    ("java/util/Arrays", "uberlazy/models/JdkArrays"),
+    ("jdk/internal/util/ArraysSupport", "uberlazy/models/JdkArraysSupport"),
+];
+
+/// The compiled model classes (`testdata/models.jar`, built from `javasrc/models/`).
+pub static JAVA_MODELS_JAR: &[u8] = include_bytes!("../../testdata/models.jar");
+
 /// What a modelled JDK method does.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Model {
