@@ -167,20 +167,16 @@ impl<H: HeapStrategy, S: Solver> Machine<'_, H, S> {
                 next.extend(self.raise(s, "java/lang/NegativeArraySizeException")?);
                 continue;
             }
-            // A length a test could not hold (from an input int) ends its trace, cut.
+            // A length computed from the inputs is at most MAX_CONCRETE_ARRAY, a restriction of
+            // the inputs like --max-array-length (no trace is cut by it): a test lists every
+            // element of an array it checks.
             let most = self.terms.int(crate::heap::concrete::MAX_CONCRETE_ARRAY as i32);
-            let huge = self.terms.cmp(BvCmp::Slt, &most, &n);
-            for (mut s, too_long) in self.split(s, &huge) {
-                if too_long {
-                    let why = format!(
-                        "unsupported: a new array of more than {} elements",
-                        crate::heap::concrete::MAX_CONCRETE_ARRAY
-                    );
-                    next.push(Next::Done(s, super::Outcome::Cut(why)));
-                    continue;
+            let fits = self.terms.cmp(BvCmp::Sle, &n, &most);
+            for (mut s, small) in self.split(s, &fits) {
+                if small {
+                    let r = self.strategy.alloc(cx!(self), &mut s.heap, ObjKind::Array(elem.clone()), Some(n.clone()));
+                    next.push(self.produce(s, dst, Value::Ref(r)));
                 }
-                let r = self.strategy.alloc(cx!(self), &mut s.heap, ObjKind::Array(elem.clone()), Some(n.clone()));
-                next.push(self.produce(s, dst, Value::Ref(r)));
             }
         }
         Ok(next)
