@@ -170,9 +170,10 @@ impl<H: HeapStrategy, S: Solver> Machine<'_, H, S> {
         let table = &self.program.table;
         let resolved = table.resolve_method(call.method.owner, &call.method.name, &call.method.desc);
         if call.kind == InvokeKind::Static {
-            // A Java model runs instead of the JDK class's code: that class is not initialized.
-            if table.java_model(call.method.owner, &call.method.name, &call.method.desc).is_some() {
-                return self.invoke_target(st, dst, call, resolved, args);
+            // A JDK method with a Java model (System.arraycopy, Arrays.copyOf) runs the model
+            // instead of the JDK class's code, and that class is not initialized.
+            if let Some(model) = table.java_model(call.method.owner, &call.method.name, &call.method.desc) {
+                return self.invoke_target(st, dst, call, Some(model), args);
             }
             let owner = resolved.map(|m| table.method(m).owner).unwrap_or(call.method.owner);
             let st = match self.ensure_init(st, owner)? {
@@ -272,11 +273,6 @@ impl<H: HeapStrategy, S: Solver> Machine<'_, H, S> {
         args: Vec<Value<H::Ref>>,
     ) -> Result<Vec<Next<H>>> {
         let table = &self.program.table;
-        // A JDK method with a Java model (System.arraycopy, Arrays.copyOf) runs the model.
-        let target = match call.kind {
-            InvokeKind::Static => table.java_model(call.method.owner, &call.method.name, &call.method.desc).or(target),
-            _ => target,
-        };
         let code = target.filter(|t| table.method(*t).has_code && table.class(table.method(*t).owner).loaded);
         let Some(t) = code else {
             return self.library(st, dst, call, target, args);
