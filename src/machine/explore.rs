@@ -295,7 +295,18 @@ impl<'p, H: HeapStrategy, S: Solver> Machine<'p, H, S> {
                     let mut values = |ts: &[Term]| solver.eval(ts);
                     let cx = cx!(self);
                     let roots = Roots { args: &st.args, statics: &st.statics, ret: ret.as_ref() };
-                    Some(self.strategy.concretize(cx, &st.heap, &model, &mut values, roots)?)
+                    match self.strategy.concretize(cx, &st.heap, &model, &mut values, roots) {
+                        Ok(c) => Some(c),
+                        // Z3 interrupted while the model was read: the budget ran out.
+                        Err(_) if self.halt().is_some() => {
+                            return Ok(self.halt().map(|h| self.halted_trace(id, st, h)));
+                        }
+                        Err(e) => return Err(e),
+                    }
+                }
+                // Interrupted by the budget: the trace is cut by it, not of unknown feasibility.
+                SatResult::Unknown(_) if self.halt().is_some() => {
+                    return Ok(self.halt().map(|h| self.halted_trace(id, st, h)));
                 }
                 SatResult::Unknown(_) => {
                     unknown = true;
@@ -395,7 +406,12 @@ impl<'p, H: HeapStrategy, S: Solver> Machine<'p, H, S> {
             let mut values = |ts: &[Term]| solver.eval(ts);
             let cx = cx!(self);
             let roots = Roots { args: &st.args, statics: &st.statics, ret: None };
-            self.strategy.concretize(cx, &sp.heap, &model, &mut values, roots)?
+            match self.strategy.concretize(cx, &sp.heap, &model, &mut values, roots) {
+                Ok(input) => input,
+                // Z3 interrupted while the model was read: cut by the budget (see `fuse_cut`).
+                Err(_) if self.halt().is_some() => return Ok(ValidInput::Fused),
+                Err(e) => return Err(e),
+            }
         };
         let Some(entry) = self.entry else { return Err(self.fault(st, "a trace end without an entry method")) };
         let info = RunInfo {

@@ -93,7 +93,11 @@ impl<H: HeapStrategy, S: Solver> Machine<'_, H, S> {
 
     /// The cut reason of a state no P-search could settle.
     pub(super) fn fuse_cut(&self) -> String {
-        format!("precondition-fuse ({})", self.config.bounds.precondition_fuse)
+        // A search that gave up because the budget ran out (Z3 interrupted) is cut by it.
+        match self.budget.halt() {
+            Some(h) => h.reason(),
+            None => format!("precondition-fuse ({})", self.config.bounds.precondition_fuse),
+        }
     }
 
     /// Whether some input within the scope satisfies P and `st`'s path condition; on `Yes`

@@ -146,21 +146,22 @@ impl Z3Solver {
         r
     }
 
-    fn extract_model(&self) -> Assignment {
+    /// The model of the last satisfiable check, every variable valued; `None` when Z3 does
+    /// not give one or cannot evaluate a variable in it (an interrupt while evaluating, when
+    /// the budget runs out: a partial model would rebuild an input off the trace's path).
+    fn extract_model(&self) -> Option<Assignment> {
         let mut asg = Assignment::default();
-        let Some(model) = self.solver.get_model() else { return asg };
+        let model = self.solver.get_model()?;
         for (t, d) in &self.vars {
             let Node::Var(name, sort) = t.node() else { continue };
             let v = match sort {
                 Sort::Bool => model.eval(d, true).and_then(|x| x.as_bool()).and_then(|b| b.as_bool()).map(Val::Bool),
                 Sort::Bv(_) => model.eval(d, true).and_then(|x| x.as_bv()).and_then(|b| b.as_u64()).map(Val::Bv),
-                Sort::Array(..) => None,
+                Sort::Array(..) => continue,
             };
-            if let Some(v) = v {
-                asg.values.insert(name.clone(), v);
-            }
+            asg.values.insert(name.clone(), v?);
         }
-        asg
+        Some(asg)
     }
 
     fn boolean(&mut self, t: &Term) -> Bool {
@@ -287,7 +288,13 @@ impl Solver for Z3Solver {
     fn check(&mut self, pc: &[Term]) -> SatResult {
         self.sync(pc);
         match self.run() {
-            ZSat::Sat => SatResult::Sat(self.extract_model()),
+            ZSat::Sat => match self.extract_model() {
+                Some(asg) => SatResult::Sat(asg),
+                None => {
+                    self.stats.unknown += 1;
+                    SatResult::Unknown("no complete model (interrupted)".to_string())
+                }
+            },
             ZSat::Unsat => SatResult::Unsat,
             ZSat::Unknown => {
                 self.stats.unknown += 1;
@@ -333,7 +340,7 @@ impl Solver for Z3Solver {
             self.stats.model_us += start.elapsed().as_micros() as u64;
             match r {
                 ZSat::Sat => {
-                    found = Some((self.extract_model(), self.solver.get_model()));
+                    found = self.extract_model().map(|asg| (asg, self.solver.get_model()));
                     break;
                 }
                 ZSat::Unknown => break,
@@ -425,5 +432,21 @@ mod tests {
         let ge = p.not(&lt);
         assert!(matches!(s.check(&[ge]), SatResult::Sat(_)));
         assert_eq!(s.stats().queries, 2);
+    }
+
+    /// A budget that runs out between a satisfiable check and the reading of its model
+    /// interrupts Z3, which then evaluates nothing: that is no model, never an empty one (an
+    /// empty model made every input reference null, a test off its trace's path).
+    #[test]
+    fn a_model_read_after_an_interrupt_is_no_model() {
+        let mut p = TermPool::new();
+        let x = p.var("x", Sort::Bv(32));
+        let five = p.int(5);
+        let lt = p.slt(&x, &five);
+        let mut s = Z3Solver::new(1000);
+        assert!(matches!(s.check(&[lt]), SatResult::Sat(_)));
+        assert!(s.extract_model().is_some());
+        z3::Context::thread_local().handle().interrupt();
+        assert!(s.extract_model().is_none());
     }
 }
