@@ -272,6 +272,25 @@ fn an_inherited_method_is_targeted_through_the_subclass() {
     assert!(ok && count(&out, "tests successful") == 2, "{out}");
 }
 
+/// A path that an identity hash code picks gets no test (the JVM chooses the hash): the
+/// output says why, and the test of the other path passes.
+#[test]
+fn a_path_picked_by_an_identity_hash_gets_no_test() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().to_str().unwrap();
+    let args = ["gen", "--cp", "testdata/subjects.jar", "subjects.Identity#parity", "--strategy", "uber", "--out", out];
+    let o = uberlazy(&args);
+    let t = text(&o);
+    assert!(o.status.success(), "{t}");
+    assert!(t.contains(": 1 tests from 3 traces"), "{t}");
+    assert!(
+        t.contains("traces skipped, its path depends on an identity hash code, which a test cannot choose: 1-2"),
+        "{t}"
+    );
+    let (ok, out) = junit(dir.path(), "testdata/subjects.jar", "5");
+    assert!(ok && count(&out, "tests successful") == 1, "{out}");
+}
+
 /// JaCoCo: the tests emitted for the samples (all strategies) cover every branch.
 #[test]
 fn emitted_tests_cover_every_branch_of_the_samples() {

@@ -61,6 +61,9 @@ impl Target<'_> {
             return Err(format!("cut by {}", t.cut.as_deref().unwrap_or("a bound")));
         }
         let Some(c) = &t.concrete else { return Err("no model (solver unknown)".to_string()) };
+        if t.constrains_identity_hash() {
+            return Err("its path depends on an identity hash code, which a test cannot choose".to_string());
+        }
         let table = self.table;
         let m = table.method(self.method);
         let mut s = String::new();

@@ -98,7 +98,7 @@ impl<H: HeapStrategy, S: Solver> Machine<'_, H, S> {
                 let mut st = st;
                 let n = st.notes.len();
                 st.notes.push("identity hash code modelled as a fresh symbolic int".into());
-                let v = self.terms.var(&format!("hash{n}"), Sort::Bv(32));
+                let v = self.terms.var(&format!("{}{n}", super::IDENTITY_HASH), Sort::Bv(32));
                 vec![self.finish_call(st, dst, Some(Value::Int(v)))]
             }
             Model::MinMax { max, long_ } => {

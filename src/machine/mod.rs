@@ -99,7 +99,20 @@ impl Trace {
     pub fn pc_shown(&self) -> Option<String> {
         (self.pc_text.0.len() == self.pc.len()).then(|| self.pc_text.to_string())
     }
+
+    /// Whether the path condition constrains an identity hash code (`Object.hashCode` of a
+    /// class that does not override it): the JVM picks those, so no test can make the
+    /// trace's path happen on purpose.
+    pub fn constrains_identity_hash(&self) -> bool {
+        self.pc
+            .iter()
+            .flat_map(Term::vars)
+            .any(|v| matches!(v.node(), crate::term::Node::Var(name, _) if name.starts_with(IDENTITY_HASH)))
+    }
 }
+
+/// The name prefix of the symbol an identity hash code is (`identityHash0`, ...).
+pub const IDENTITY_HASH: &str = "identityHash";
 
 /// A path condition as text: one printed part per entry, joined with ` && ` only when
 /// shown, so traces share the parts of their common prefix and a run that shows no path

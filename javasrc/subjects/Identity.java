@@ -1,0 +1,14 @@
+package subjects;
+
+/** An object's identity hash code picks the path: the JVM chooses it, a test cannot. */
+public class Identity {
+    public static int parity(Identity x) {
+        if (x == null) {
+            return -1;
+        }
+        if ((x.hashCode() & 1) == 0) {
+            return 0;
+        }
+        return 1;
+    }
+}
