@@ -58,9 +58,16 @@ pub enum SearchOrder {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum ObjectInputs {
-    /// A boxed `Integer` with a symbolic value (default): equal keys, hash codes and orders
-    /// are values a test can build (`new Integer(3)`), as in `map.get(3)`.
+    /// `String` when the target's class fixes a type argument of a supertype to `String`
+    /// (`PatriciaTrie<E> extends AbstractPatriciaTrie<String, E>`), else `Integer` (default;
+    /// resolved per method before it is explored).
+    Auto,
+    /// A boxed `Integer` with a symbolic value: equal keys, hash codes and orders are values
+    /// a test can build (`new Integer(3)`), as in `map.get(3)`.
     Integer,
+    /// A `String` of at most `models::MAX_STRING_CHARS` symbolic characters: keys of a
+    /// String-keyed map or trie (`"ab"`), compared, hashed and ordered as the JDK does.
+    String,
     /// A plain `new Object()`: identity equality, and a hash code no test can choose.
     Object,
 }
@@ -146,7 +153,7 @@ pub struct Config {
     pub strategy: Strategy,
     pub bounds: Bounds,
     pub search: SearchOrder,
-    /// What an input of declared type `Object` holds (default: a boxed Integer).
+    /// What an input of declared type `Object` holds (default: auto, see [`ObjectInputs`]).
     pub object_inputs: ObjectInputs,
     /// Static fields are symbolic inputs instead of starting from the class initializer.
     pub symbolic_statics: bool,
@@ -174,7 +181,7 @@ impl Default for Config {
             strategy: Strategy::Lazy,
             bounds: Bounds::default(),
             search: SearchOrder::Dfs,
-            object_inputs: ObjectInputs::Integer,
+            object_inputs: ObjectInputs::Auto,
             symbolic_statics: false,
             havoc_unknown: false,
             check_models: false,

@@ -28,6 +28,7 @@ const SUBJECTS: [(&str, &[&str]); 5] = [
             "subjects.Node",
             "subjects.Pose",
             "subjects.Square",
+            "subjects.Words",
         ],
     ),
     ("ops", &["ops.IntOps", "ops.Branches", "ops.Objects", "ops.ArrayOps", "ops.Exceptions"]),

@@ -88,6 +88,26 @@ fn which(cmd: &str) -> std::path::PathBuf {
     std::env::split_paths(&paths).map(|d| d.join(cmd)).find(|p| p.is_file()).unwrap()
 }
 
+/// PatriciaTrie<E> extends AbstractPatriciaTrie<String, E>: its keys are Strings (the class
+/// fixes the type argument), whose characters the StringKeyAnalyzer reads bit by bit; a test
+/// finds a present key, and the tests pass as emitted.
+#[test]
+fn patricia_trie_get_finds_a_string_key() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("tests");
+    let spec = "org.apache.commons.collections4.trie.PatriciaTrie#get(Ljava/lang/Object;)Ljava/lang/Object;";
+    let args = ["gen", "--cp", COLLECTIONS4, spec, "--strategy", "uber", "--time-limit", "10", "--out"];
+    let (code, stdout, err) = uberlazy(&[&args[..], &[out.to_str().unwrap()]].concat());
+    assert_eq!(code, 0, "{stdout}\n{err}");
+    let file = out.join("org/apache/commons/collections4/trie/PatriciaTrie_getTest.java");
+    let source = std::fs::read_to_string(file).unwrap();
+    assert!(source.contains("String o1 = \""), "{source}");
+    let returns_input = |l: &str| l.trim_start().starts_with("assertSame(o") && l.ends_with(", result);");
+    let found = source.split("@Test").any(|t| t.contains("result = o0.get(o1);") && t.lines().any(returns_input));
+    assert!(found, "no test finds a present key:\n{source}");
+    junit_passes(&out, COLLECTIONS4);
+}
+
 /// TreeList extends java.util.AbstractList, whose `modCount` it uses: with only the library
 /// on `--cp` the field comes from the installed JDK, the tests set it by reflection, the
 /// output says which `--add-opens` they need, and they pass as emitted.

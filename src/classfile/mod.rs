@@ -68,6 +68,9 @@ pub struct Class {
     /// A nested class's source-level access flags (its own `InnerClasses` entry): `private`
     /// and `protected` show only here.
     pub inner_access: Option<u16>,
+    /// The generic signature (`Signature` attribute): type parameters and supertypes with
+    /// their type arguments (`<E:...>L.../AbstractPatriciaTrie<Ljava/lang/String;TE;>;`).
+    pub signature: Option<String>,
     /// Where the class file came from (`testdata/samples.jar!samples/Container.class`).
     pub origin: Option<String>,
     pub access: u16,
@@ -246,6 +249,7 @@ impl ClassTable {
             loaded: false,
             jdk: false,
             inner_access: None,
+            signature: None,
             origin: None,
             access: access::PUBLIC,
             super_class: object,

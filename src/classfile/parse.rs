@@ -176,8 +176,13 @@ pub fn add_class(t: &mut ClassTable, src: &ClassSource) -> Result<()> {
         }
         _ => None,
     });
+    let signature = cf.attributes.iter().find_map(|a| match &a.data {
+        AttributeData::Signature(s) => Some(s.to_string()),
+        _ => None,
+    });
     {
         let c = t.class_mut(id);
+        c.signature = signature;
         c.loaded = true;
         c.origin = Some(src.origin.clone());
         c.access = cf.access_flags.bits();

@@ -38,6 +38,23 @@ impl ClassTable {
         out
     }
 
+    /// Whether class `c` or a superclass fixes a type argument of its supertypes to `String`
+    /// in its generic signature (`PatriciaTrie<E> extends AbstractPatriciaTrie<String, E>`):
+    /// then the class's `Object`-typed keys and elements are strings.
+    pub fn fixes_string_argument(&self, c: ClassId) -> bool {
+        let mut next = Some(c);
+        let mut seen = 0;
+        while let Some(k) = next.filter(|_| seen < 64) {
+            let class = self.class(k);
+            if class.signature.as_deref().is_some_and(|s| supertypes(s).contains("Ljava/lang/String;")) {
+                return true;
+            }
+            next = class.super_class;
+            seen += 1;
+        }
+        false
+    }
+
     /// Whether class `sub` is `sup` or a subclass/implementor of it.
     pub fn is_subclass(&self, sub: ClassId, sup: ClassId) -> bool {
         if sub == sup || self.class(sup).name == "java/lang/Object" {
@@ -159,4 +176,26 @@ impl ClassTable {
     pub fn loaded_subclasses(&self, c: ClassId) -> Vec<ClassId> {
         self.loaded_classes().into_iter().map(|k| k.id).filter(|k| self.is_subclass(*k, c)).collect()
     }
+}
+
+/// The supertypes part of a class signature: what follows its type parameters `<...>`
+/// (String is final, so it shows there only as a type argument).
+fn supertypes(signature: &str) -> &str {
+    if !signature.starts_with('<') {
+        return signature;
+    }
+    let mut depth = 0usize;
+    for (i, ch) in signature.char_indices() {
+        match ch {
+            '<' => depth += 1,
+            '>' => {
+                depth = depth.saturating_sub(1);
+                if depth == 0 {
+                    return signature.get(i + 1..).unwrap_or_default();
+                }
+            }
+            _ => {}
+        }
+    }
+    ""
 }

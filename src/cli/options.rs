@@ -55,8 +55,10 @@ pub struct AnalysisArgs {
     #[arg(long, default_value = "dfs", value_parser = ["dfs", "bfs"])]
     pub search: String,
     /// What a non-null input of declared type Object is: integer (a boxed Integer with a
-    /// symbolic value, so keys can be equal, hashed and ordered) or object (a plain Object).
-    #[arg(long, default_value = "integer", value_parser = ["integer", "object"])]
+    /// symbolic value, so keys can be equal, hashed and ordered), string (a String of up to 8
+    /// symbolic chars, for String-keyed maps and tries), object (a plain Object), or auto:
+    /// string when the class fixes a type argument to String (PatriciaTrie), else integer.
+    #[arg(long, default_value = "auto", value_parser = ["auto", "integer", "string", "object"])]
     pub object_inputs: String,
 }
 
@@ -80,7 +82,12 @@ impl AnalysisArgs {
                 max_memory_mb: self.max_memory.unwrap_or_else(crate::budget::default_max_memory_mb),
             },
             search: if self.search == "bfs" { SearchOrder::Bfs } else { SearchOrder::Dfs },
-            object_inputs: if self.object_inputs == "object" { ObjectInputs::Object } else { ObjectInputs::Integer },
+            object_inputs: match self.object_inputs.as_str() {
+                "object" => ObjectInputs::Object,
+                "string" => ObjectInputs::String,
+                "integer" => ObjectInputs::Integer,
+                _ => ObjectInputs::Auto,
+            },
             symbolic_statics: self.symbolic_statics,
             havoc_unknown: self.havoc_unknown,
             check_models,

@@ -217,7 +217,7 @@ const SMALL: i32 = 16;
 /// first: `objects` (each the condition that one more distinct, non-null input object
 /// exists, in creation order), then, for the int-like input symbols `ints` (booleans left
 /// alone): each non-zero, the first few pairwise distinct, each in `1..=16`, each in
-/// `-16..=16`. A model that meets them rebuilds an input with distinct objects and distinct
+/// `-16..=16` (a `char` in `'a'..='z'` instead). A model that meets them rebuilds an input with distinct objects and distinct
 /// small values where the path allows, so that a test sees a field left unset, a value
 /// written to the wrong object or two values swapped.
 pub fn preferences(terms: &mut TermPool, objects: Vec<Term>, ints: &[(Term, JType)]) -> Vec<Term> {
@@ -227,6 +227,7 @@ pub fn preferences(terms: &mut TermPool, objects: Vec<Term>, ints: &[(Term, JTyp
         .filter(|(t, ty)| *ty != JType::Boolean && matches!(t.node(), Node::Var(..)))
         .map(|(t, ty)| (t.clone(), *ty == JType::Long))
         .collect();
+    let chars: Vec<&Term> = ints.iter().filter(|(_, ty)| *ty == JType::Char).map(|(t, _)| t).collect();
     let konst = |terms: &mut TermPool, long: bool, v: i32| if long { terms.long(i64::from(v)) } else { terms.int(v) };
     for (t, long) in &syms {
         let zero = konst(terms, *long, 0);
@@ -242,7 +243,9 @@ pub fn preferences(terms: &mut TermPool, objects: Vec<Term>, ints: &[(Term, JTyp
     }
     for lo in [1, -SMALL] {
         for (t, long) in &syms {
-            let (l, h) = (konst(terms, *long, lo), konst(terms, *long, SMALL));
+            // Characters (a string's) are lower-case letters where the path allows.
+            let (lo, hi) = if chars.contains(&t) { (i32::from(b'a'), i32::from(b'z')) } else { (lo, SMALL) };
+            let (l, h) = (konst(terms, *long, lo), konst(terms, *long, hi));
             let (above, below) = (terms.sle(&l, t), terms.sle(t, &h));
             out.push(terms.and2(&above, &below));
         }

@@ -356,16 +356,20 @@ pub fn fields_of(table: &ClassTable, kind: &ObjKind) -> Vec<FieldId> {
 
 /// The classes a fresh input object of declared type `ty` may have: the type itself when it
 /// is a concrete class, otherwise every loaded concrete subclass (sorted by name). `Object`
-/// is a boxed `Integer` under `--object-inputs integer` (the default), and so is a JDK
-/// interface or abstract class that Integer implements and no loaded class does
-/// (`Comparable`, `Number`).
+/// is a boxed `Integer` under `--object-inputs integer` (the default), a `String` under
+/// `--object-inputs string`, and so is a JDK interface or abstract class that class
+/// implements and no loaded class does (`Comparable`, `Number`).
 pub fn fresh_kinds(cx: &Ctx<'_>, ty: &JType) -> Vec<ObjKind> {
     let table = cx.table;
-    let boxed = cx.config.object_inputs == ObjectInputs::Integer;
-    let integer = || table.lookup(INTEGER).map(ObjKind::Class).into_iter().collect::<Vec<_>>();
+    let (boxed, value_class) = match cx.config.object_inputs {
+        ObjectInputs::Integer | ObjectInputs::Auto => (true, INTEGER),
+        ObjectInputs::String => (true, crate::models::STRING),
+        ObjectInputs::Object => (false, INTEGER),
+    };
+    let value = || table.lookup(value_class).map(ObjKind::Class).into_iter().collect::<Vec<_>>();
     match ty {
         JType::Array(e) => vec![ObjKind::Array((**e).clone())],
-        JType::Class(name) if boxed && name == "java/lang/Object" => integer(),
+        JType::Class(name) if boxed && name == "java/lang/Object" => value(),
         JType::Class(name) => {
             let Some(c) = table.lookup(name) else { return Vec::new() };
             let class = table.class(c);
@@ -378,8 +382,8 @@ pub fn fresh_kinds(cx: &Ctx<'_>, ty: &JType) -> Vec<ObjKind> {
                 .filter(|k| !table.class(*k).is_interface() && !table.class(*k).is_abstract())
                 .map(ObjKind::Class)
                 .collect();
-            let fits = || table.lookup(INTEGER).is_some_and(|i| table.is_subclass(i, c));
-            if loaded.is_empty() && boxed && !class.on_class_path() && fits() { integer() } else { loaded }
+            let fits = || table.lookup(value_class).is_some_and(|i| table.is_subclass(i, c));
+            if loaded.is_empty() && boxed && !class.on_class_path() && fits() { value() } else { loaded }
         }
         _ => Vec::new(),
     }

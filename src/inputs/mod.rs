@@ -8,7 +8,7 @@
 
 use crate::classfile::ClassTable;
 use crate::classfile::{ClassId, FieldId, JType};
-use crate::heap::{CVal, Concrete, ObjKind};
+use crate::heap::{CObj, CVal, Concrete, ObjKind};
 
 /// One step of building an input. Objects are named by their index in
 /// [`Concrete::objects`].
@@ -20,6 +20,9 @@ pub enum Step {
     /// value, as boxes are immutable; `shared_value` when another box of the input holds
     /// the same value (then it must not come from the JDK's cache of small boxes).
     Box { obj: usize, class: ClassId, value: CVal, shared_value: bool },
+    /// Object `obj` is a `String` of these UTF-16 units; `shared_value` when another string
+    /// of the input has the same characters (then it must not be a shared literal).
+    Str { obj: usize, units: Vec<u16>, shared_value: bool },
     /// Object `obj` is a new array of `len` elements of type `elem`.
     NewArray { obj: usize, elem: JType, len: usize },
     /// Field `field` of object `obj` holds `value`.
@@ -40,11 +43,37 @@ pub fn is_default(v: &CVal) -> bool {
     matches!(v, CVal::Null | CVal::Int(0) | CVal::Long(0))
 }
 
+/// The characters of a modelled `String` object (`after`: after the call, else before;
+/// `None` when it is not a String or its characters are not modelled).
+pub fn string_units(table: &ClassTable, o: &CObj, after: bool) -> Option<Vec<u16>> {
+    let ObjKind::Class(k) = &o.kind else { return None };
+    if table.class(*k).name != crate::models::STRING {
+        return None;
+    }
+    let fields = if after { &o.after } else { &o.before };
+    let get = |name: &str| {
+        fields.iter().find(|(f, _)| table.field(**f).name == name).and_then(|(_, v)| match v {
+            CVal::Int(x) => Some(*x),
+            _ => None,
+        })
+    };
+    let count = get("count").unwrap_or(0);
+    if count < 0 && !o.input {
+        return None; // computed by the code: characters unknown
+    }
+    // An input string's length is in range wherever a path reads it; a location the path
+    // never took (uber reads through a pointer that may be at several) may hold any count.
+    let len = count.clamp(0, crate::models::MAX_STRING_CHARS as i64) as usize;
+    (0..len).map(|k| get(&format!("c{k}")).map(|c| c as u16)).collect()
+}
+
 /// Rebuilds the input heap of `c`: every input object allocated, then every non-default
 /// field and element set.
 pub fn rebuild_heap(table: &ClassTable, c: &Concrete) -> InputPlan {
     let mut steps = Vec::new();
-    let box_value = |o: &crate::heap::CObj| match &o.kind {
+    let texts: Vec<Vec<u16>> =
+        c.objects.iter().filter(|o| o.input).filter_map(|o| string_units(table, o, false)).collect();
+    let box_value = |o: &CObj| match &o.kind {
         ObjKind::Class(k) if crate::models::is_box(&table.class(*k).name) => {
             Some((*k, o.before.values().next().cloned().unwrap_or(CVal::Int(0))))
         }
@@ -52,6 +81,11 @@ pub fn rebuild_heap(table: &ClassTable, c: &Concrete) -> InputPlan {
     };
     let boxes: Vec<(ClassId, CVal)> = c.objects.iter().filter(|o| o.input).filter_map(box_value).collect();
     for (i, o) in c.objects.iter().enumerate().filter(|(_, o)| o.input) {
+        if let Some(units) = string_units(table, o, false) {
+            let shared_value = texts.iter().filter(|t| **t == units).count() > 1;
+            steps.push(Step::Str { obj: i, units, shared_value });
+            continue;
+        }
         if let Some((class, value)) = box_value(o) {
             let shared_value = boxes.iter().filter(|b| **b == (class, value.clone())).count() > 1;
             steps.push(Step::Box { obj: i, class, value, shared_value });
@@ -62,7 +96,8 @@ pub fn rebuild_heap(table: &ClassTable, c: &Concrete) -> InputPlan {
             ObjKind::Array(e) => Step::NewArray { obj: i, elem: e.clone(), len: o.elems_before.len() },
         });
     }
-    for (i, o) in c.objects.iter().enumerate().filter(|(_, o)| o.input && box_value(o).is_none()) {
+    let built_from_value = |o: &CObj| box_value(o).is_some() || string_units(table, o, false).is_some();
+    for (i, o) in c.objects.iter().enumerate().filter(|(_, o)| o.input && !built_from_value(o)) {
         for (f, v) in o.before.iter().filter(|(_, v)| !is_default(v)) {
             steps.push(Step::SetField { obj: i, field: *f, value: v.clone() });
         }

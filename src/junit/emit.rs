@@ -3,7 +3,7 @@
 use std::fmt::Write as _;
 
 use super::describe;
-use super::java::{binary_name, comment, ident, nameable, package_of, test_package, type_name};
+use super::java::{binary_name, comment, ident, nameable, package_of, string_literal, test_package, type_name};
 use super::layout::{MAX_LINE, wrap_long_lines};
 use super::oracle::{Oracle, expr, var};
 use super::{Junit, MethodTests};
@@ -162,6 +162,12 @@ impl Target<'_> {
                     // Equal boxes must stay distinct objects, as in the input the trace has.
                     let make = if shared_value { format!("new {ty}({v})") } else { format!("{ty}.valueOf({v})") };
                     let _ = writeln!(s, "        {ty} {} = {make};", var(obj));
+                }
+                Step::Str { obj, units, shared_value } => {
+                    let text = string_literal(&units);
+                    // Equal strings must stay distinct objects (literals are interned).
+                    let make = if shared_value { format!("new String({text})") } else { text };
+                    let _ = writeln!(s, "        String {} = {make};", var(obj));
                 }
                 Step::Alloc { obj, class } if nameable(table, class, &self.package()) => {
                     let ty = type_name(&JType::Class(table.class(class).name.clone()));

@@ -80,6 +80,24 @@ pub fn long_literal(v: i64) -> String {
     if v == i64::MIN { "Long.MIN_VALUE".to_string() } else { format!("{v}L") }
 }
 
+/// A Java string literal of these UTF-16 units: printable ASCII as it is, the rest escaped
+/// (three-digit octal below space: a `\u000a` escape would end the line before javac lexes
+/// the literal).
+pub fn string_literal(units: &[u16]) -> String {
+    let mut out = String::from("\"");
+    for &u in units {
+        match u {
+            0x22 => out.push_str("\\\""),
+            0x5c => out.push_str("\\\\"),
+            0x20..=0x7e => out.push(char::from(u as u8)),
+            0..=0x1f => out.push_str(&format!("\\{u:03o}")),
+            _ => out.push_str(&format!("\\u{u:04x}")),
+        }
+    }
+    out.push('"');
+    out
+}
+
 /// A value of declared type `ty`: a literal, `null`, or the variable of object `i`.
 pub fn value(ty: &JType, v: &CVal, var: &dyn Fn(usize) -> String) -> String {
     match v {
@@ -123,5 +141,7 @@ mod tests {
         assert_eq!(literal(&JType::Int, i64::from(i32::MIN)), "Integer.MIN_VALUE");
         assert_eq!(type_name(&JType::Array(Box::new(JType::Class("a/B$C".into())))), "a.B.C[]");
         assert_eq!(ident("<init>"), "init");
+        let units: Vec<u16> = "a\"b\\".encode_utf16().chain([10, 0, 0xe9]).collect();
+        assert_eq!(string_literal(&units), "\"a\\\"b\\\\\\012\\000\\u00e9\"");
     }
 }

@@ -130,9 +130,11 @@ impl<'a> Oracle<'a> {
         }
         let jdk = matches!(&o.kind, ObjKind::Class(c) if !table.class(*c).on_class_path());
         if jdk {
-            // A JDK object: its class, and a box's value.
+            // A JDK object: its class, and a box's value or a string's characters.
             self.line(&format!("assertEquals(\"{class}\", Heap.className({name}));"));
-            if let Some((f, v)) = o.after.iter().next().filter(|_| o.after.len() == 1)
+            if let Some(units) = crate::inputs::string_units(table, o, true) {
+                self.line(&format!("assertEquals({}, {name});", super::java::string_literal(&units)));
+            } else if let Some((f, v)) = o.after.iter().next().filter(|_| o.after.len() == 1)
                 && let CVal::Int(x) | CVal::Long(x) = v
             {
                 self.line(&format!("assertEquals((Object) {}, {name});", literal(&table.field(*f).ty, *x)));
@@ -153,8 +155,8 @@ impl<'a> Oracle<'a> {
         let Some(name) = self.names.get(&i).cloned() else { return };
         let table = self.table;
         match &o.kind {
-            // An input box is immutable: the value it was made from.
-            ObjKind::Class(k) if o.input && crate::models::is_box(&table.class(*k).name) => {}
+            // An input box or string is immutable: the value it was made from.
+            ObjKind::Class(k) if o.input && crate::models::is_value(&table.class(*k).name) => {}
             ObjKind::Class(_) => {
                 for (f, v) in &o.after {
                     let fd = table.field(*f);

@@ -434,6 +434,20 @@ impl<H: HeapStrategy, S: Solver> Machine<'_, H, S> {
     /// Raises a JVM exception (`java/lang/NullPointerException`, ...) at the current instruction.
     pub(super) fn raise(&mut self, st: State<H>, class: &str) -> Result<Vec<Next<H>>> {
         let mut st = st;
+        if let Some(callee) = self.in_model.clone() {
+            // Raised inside a modelled JDK method: the path says the call was made (unless
+            // its dispatch already did).
+            let at = st.top().map(|f| (f.method, f.pc()));
+            let dispatched = st.path.last().is_some_and(|d| {
+                Some((d.method, d.pc)) == at && matches!(&d.choice, Choice::Dispatch(c) if *c == callee)
+            });
+            if !dispatched {
+                st = match self.decide(st, Choice::Dispatch(callee), true) {
+                    Ok(s) => s,
+                    Err(done) => return Ok(vec![done]),
+                };
+            }
+        }
         let id = self.program.table.lookup(class).ok_or_else(|| Error::MissingClass {
             name: class.to_string(),
             context: Some("the machine's exception model".into()),

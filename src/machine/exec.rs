@@ -92,7 +92,7 @@ impl<H: HeapStrategy, S: Solver> Machine<'_, H, S> {
             Expr::CheckCast(o, ty) => self.check_cast(st, dst, o, ty),
             Expr::Invoke(call) => self.exec_call(st, dst, call),
             Expr::Concat(_) => {
-                let v = self.literal_object(&mut st, "java/lang/String")?;
+                let v = self.new_string(&mut st, None)?;
                 Ok(vec![self.produce(st, dst, v)])
             }
             Expr::Dynamic(d) => {
@@ -132,7 +132,7 @@ impl<H: HeapStrategy, S: Solver> Machine<'_, H, S> {
                 Const::Int(i) => Ok(Value::Int(self.terms.int(*i))),
                 Const::Long(l) => Ok(Value::Long(self.terms.long(*l))),
                 Const::Null => Ok(Value::Ref(self.strategy.null(cx!(self)))),
-                Const::String(_) => self.literal_object(st, "java/lang/String"),
+                Const::String(text) => self.new_string(st, Some(text)),
                 Const::Class(_) => self.literal_object(st, "java/lang/Class"),
                 Const::Float(_) | Const::Double(_) => Err(self.fault(st, "floating-point values")),
             },

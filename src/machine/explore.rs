@@ -107,6 +107,7 @@ impl<'p, H: HeapStrategy, S: Solver> Machine<'p, H, S> {
             p_limit: config.bounds.precondition_fuse,
             aside: Vec::new(),
             fault_later: None,
+            in_model: None,
             printed: Default::default(),
             preferred: Default::default(),
         }

@@ -39,7 +39,14 @@ impl<H: HeapStrategy, S: Solver> Machine<'_, H, S> {
         let start = target.map_or(call.method.owner, |t| table.method(t).owner);
         let chain: Vec<String> = table.superclasses(start).iter().map(|c| table.class(*c).name.clone()).collect();
         if let Some(model) = chain.iter().find_map(|class| models::lookup(class, name, &desc)) {
-            return self.run_model(st, dst, model, &args);
+            let callee = match target {
+                Some(t) => table.method_display(t),
+                None => format!("{}#{}{}", table.class(call.method.owner).java_name(), name, desc),
+            };
+            self.in_model = Some(callee);
+            let next = self.run_model(st, dst, model, &args);
+            self.in_model = None;
+            return next;
         }
         let shown = format!("{}#{}{}", table.class(call.method.owner).java_name(), name, desc);
         if !self.config.havoc_unknown {
@@ -97,7 +104,7 @@ impl<H: HeapStrategy, S: Solver> Machine<'_, H, S> {
             Model::IdentityHash => {
                 let mut st = st;
                 let n = st.notes.len();
-                st.notes.push("identity hash code modelled as a fresh symbolic int".into());
+                st.notes.push(super::IDENTITY_HASH_NOTE.into());
                 let v = self.terms.var(&format!("{}{n}", super::IDENTITY_HASH), Sort::Bv(32));
                 vec![self.finish_call(st, dst, Some(Value::Int(v)))]
             }
@@ -143,9 +150,10 @@ impl<H: HeapStrategy, S: Solver> Machine<'_, H, S> {
             Model::BoxCompare { class, cast } => self.box_compare(st, dst, class, cast, args)?,
             Model::NewString => {
                 let mut st = st;
-                let s = self.literal_object(&mut st, "java/lang/String")?;
+                let s = self.new_string(&mut st, None)?;
                 vec![self.finish_call(st, dst, Some(s))]
             }
+            Model::String(op) => self.string_op(st, dst, op, args)?,
         })
     }
 

@@ -17,6 +17,7 @@ mod precondition;
 pub mod replay;
 pub mod search;
 pub mod state;
+mod strings;
 
 use std::collections::{BTreeMap, HashSet};
 
@@ -113,6 +114,9 @@ impl Trace {
 
 /// The name prefix of the symbol an identity hash code is (`identityHash0`, ...).
 pub const IDENTITY_HASH: &str = "identityHash";
+
+/// The note of a trace that asked for an identity hash code.
+pub const IDENTITY_HASH_NOTE: &str = "identity hash code modelled as a fresh symbolic int";
 
 /// A path condition as text: one printed part per entry, joined with ` && ` only when
 /// shown, so traces share the parts of their common prefix and a run that shows no path
@@ -311,4 +315,8 @@ pub struct Machine<'p, H: HeapStrategy, S: Solver> {
     pub(crate) printed: (Vec<String>, std::collections::HashMap<u32, std::rc::Rc<str>>),
     /// The paths whose first trace got a preferred model (`Prefer::FirstOfPath`).
     pub(crate) preferred: std::collections::HashSet<u128>,
+    /// The JDK method whose model is running: an exception the model raises is raised inside
+    /// it, so the path records the call first (else a null argument's NullPointerException
+    /// and a null receiver's would be one path with two traces).
+    pub(crate) in_model: Option<String>,
 }

@@ -67,6 +67,16 @@ pub const FIELDS: &[(&str, &str, &str)] = &[
     ("java/lang/Byte", "value", "B"),
     ("java/lang/Character", "value", "C"),
     ("java/lang/Boolean", "value", "Z"),
+    // A string: its length (-1: characters not modelled) and `MAX_STRING_CHARS` characters.
+    ("java/lang/String", "count", "I"),
+    ("java/lang/String", "c0", "C"),
+    ("java/lang/String", "c1", "C"),
+    ("java/lang/String", "c2", "C"),
+    ("java/lang/String", "c3", "C"),
+    ("java/lang/String", "c4", "C"),
+    ("java/lang/String", "c5", "C"),
+    ("java/lang/String", "c6", "C"),
+    ("java/lang/String", "c7", "C"),
 ];
 
 /// Interfaces of the JDK that subject code commonly implements.
@@ -116,4 +126,12 @@ pub const METHODS: &[(&str, &str, &str, bool)] = &[
     ("java/lang/Byte", "equals", "(Ljava/lang/Object;)Z", false),
     ("java/lang/Character", "hashCode", "()I", false),
     ("java/lang/Character", "equals", "(Ljava/lang/Object;)Z", false),
+    ("java/lang/String", "hashCode", "()I", false),
+    ("java/lang/String", "equals", "(Ljava/lang/Object;)Z", false),
+    ("java/lang/String", "toString", "()Ljava/lang/String;", false),
+    ("java/lang/String", "compareTo", "(Ljava/lang/Object;)I", false),
+    ("java/lang/String", "compareTo", "(Ljava/lang/String;)I", false),
+    ("java/lang/String", "length", "()I", false),
+    ("java/lang/String", "isEmpty", "()Z", false),
+    ("java/lang/String", "charAt", "(I)C", false),
 ];

@@ -62,7 +62,30 @@ pub enum Model {
     /// (`Integer.compare`); `cast`: the argument is an `Object` (the bridge method), so a
     /// non-box raises ClassCastException. A null argument raises NullPointerException.
     BoxCompare { class: &'static str, cast: bool },
+    /// A `String` method on symbolic characters (`machine/strings.rs`).
+    String(StringOp),
 }
+
+/// The `String` methods modelled on a string's length and characters.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum StringOp {
+    Length,
+    IsEmpty,
+    CharAt,
+    Equals,
+    HashCode,
+    /// `compareTo`; `cast`: the `Object` bridge (a non-String raises ClassCastException).
+    Compare {
+        cast: bool,
+    },
+}
+
+/// The class of strings.
+pub const STRING: &str = "java/lang/String";
+
+/// How many characters a modelled string holds: an input string is at most this long, and a
+/// longer literal is modelled as a computed string (its characters unknown).
+pub const MAX_STRING_CHARS: usize = 8;
 
 /// Boxing classes: (class, primitive descriptor, unboxing method).
 const BOXES: &[(&str, &str, &str)] = &[
@@ -78,6 +101,12 @@ const BOXES: &[(&str, &str, &str)] = &[
 /// with its primitive in a `value` field; a test makes one from its value.
 pub fn is_box(class: &str) -> bool {
     BOXES.iter().any(|(c, _, _)| *c == class)
+}
+
+/// Whether objects of `class` are values a test makes from their contents: the boxes and
+/// `String` (immutable; the oracle checks them by value, never field by field).
+pub fn is_value(class: &str) -> bool {
+    is_box(class) || class == STRING
 }
 
 /// The model of `class.name desc` as declared by exactly that class (internal names).
@@ -110,6 +139,14 @@ pub fn lookup(class: &str, name: &str, desc: &str) -> Option<Model> {
         ("java/lang/Math", "abs", "(I)I" | "(J)J") => Model::Abs { long_: desc == "(J)J" },
         ("java/lang/Integer" | "java/lang/Long", "compare", "(II)I" | "(JJ)I") => Model::Compare,
         ("java/lang/String", "valueOf", _) if desc.ends_with(")Ljava/lang/String;") => Model::NewString,
+        ("java/lang/String", "toString", "()Ljava/lang/String;") => Model::Receiver,
+        ("java/lang/String", "length", "()I") => Model::String(StringOp::Length),
+        ("java/lang/String", "isEmpty", "()Z") => Model::String(StringOp::IsEmpty),
+        ("java/lang/String", "charAt", "(I)C") => Model::String(StringOp::CharAt),
+        ("java/lang/String", "equals", "(Ljava/lang/Object;)Z") => Model::String(StringOp::Equals),
+        ("java/lang/String", "hashCode", "()I") => Model::String(StringOp::HashCode),
+        ("java/lang/String", "compareTo", "(Ljava/lang/Object;)I") => Model::String(StringOp::Compare { cast: true }),
+        ("java/lang/String", "compareTo", "(Ljava/lang/String;)I") => Model::String(StringOp::Compare { cast: false }),
         ("java/lang/StringBuilder", "<init>", _) => Model::Nothing,
         ("java/lang/Class", "desiredAssertionStatus", "()Z") => Model::Constant(0),
         ("java/util/Objects", "requireNonNull", "(Ljava/lang/Object;)Ljava/lang/Object;")

@@ -15,7 +15,7 @@ mod targets;
 use crate::Result;
 use crate::budget::{Budget, Stop, peak_mb};
 use crate::classfile::ClassPath;
-use crate::config::{Config, Strategy};
+use crate::config::{Config, ObjectInputs, Strategy};
 use crate::heap::{lazier::Lazier, lazy::Lazy, pose::Pose, uber::Uber};
 use crate::lower::Program;
 use crate::machine::{RunResult, explore_into, replay};
@@ -181,6 +181,12 @@ impl Session {
         on_trace: TraceSink<'_>,
     ) -> Result<Exploration> {
         let mut config = Config { strategy, ..self.config.clone() };
+        if config.object_inputs == ObjectInputs::Auto {
+            let table = &self.program.table;
+            let owner = table.method(m).owner;
+            let strings = table.fixes_string_argument(owner);
+            config.object_inputs = if strings { ObjectInputs::String } else { ObjectInputs::Integer };
+        }
         let budget = Budget::lasting(limit, config.bounds.max_memory_mb, self.stop.clone());
         config.bounds.time_limit_s = budget.time_limit_s;
         let options = ExploreOptions { budget: Some(budget.clone()), ..options.clone() };
