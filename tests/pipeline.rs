@@ -55,6 +55,22 @@ fn gen_of_container_swap_through_the_library() {
     check("samples", &g);
 }
 
+/// Symbolic strings: `capitalized` reads `isEmpty` and `charAt(0)` (five paths: null, empty,
+/// below 'A', above 'Z', a capital), `bucket` the JDK's `hashCode`; each test writes its
+/// input string as a literal whose characters drive that path on the JVM.
+#[test]
+fn gen_of_string_methods_writes_string_literals() {
+    let specs = ["subjects.Words#capitalized", "subjects.Words#bucket"];
+    let g = generate("subjects", &specs, Strategy::Uber, Config::default());
+    let [(_, capitalized), (_, bucket)] = g.methods.as_slice() else { panic!("two methods expected") };
+    let (c, b) = (capitalized.as_ref().unwrap(), bucket.as_ref().unwrap());
+    assert_eq!((c.summary.paths, c.tests, b.summary.paths, b.tests), (5, 5, 2, 2));
+    for t in [c, b] {
+        assert_eq!(t.file.contents.matches("String o0 = \"").count() + 1, t.tests, "{}", t.file.contents);
+    }
+    check("subjects", &g);
+}
+
 /// `DoublyLinkedList#addFirst` under `repOK`: the node the method allocates is asserted as a
 /// new object, with its key (the argument, non-zero so that a lost `n.key = key` shows)
 /// and both links, and the input nodes' links to it by identity.
