@@ -274,7 +274,7 @@ fn an_inherited_method_is_targeted_through_the_subclass() {
 }
 
 /// A path that an identity hash code picks gets no test (the JVM chooses the hash): the
-/// output says why, and the test of the other path passes.
+/// output says why, and the tests of the other paths pass.
 #[test]
 fn a_path_picked_by_an_identity_hash_gets_no_test() {
     let dir = tempfile::tempdir().unwrap();
@@ -290,6 +290,16 @@ fn a_path_picked_by_an_identity_hash_gets_no_test() {
     );
     let (ok, out) = junit(dir.path(), "testdata/subjects.jar", "5");
     assert!(ok && count(&out, "tests successful") == 1, "{out}");
+    // An array index computed from the hash: one cut trace, not one trace per index.
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().to_str().unwrap();
+    let args = ["gen", "--cp", "testdata/subjects.jar", "subjects.Identity#lookup", "--strategy", "uber", "--out", out];
+    let o = uberlazy(&args);
+    let t = text(&o);
+    assert!(o.status.success() && t.contains(": 2 tests from 4 traces"), "{t}");
+    assert!(t.contains("cut by identity hash: an array index computed from an identity hash code"), "{t}");
+    let (ok, out) = junit(dir.path(), "testdata/subjects.jar", "5");
+    assert!(ok && count(&out, "tests successful") == 2, "{out}");
 }
 
 /// JaCoCo: the tests emitted for the samples (all strategies) cover every branch.

@@ -11,4 +11,9 @@ public class Identity {
         }
         return 1;
     }
+
+    /** The entry of a table of four that the hash of x picks. */
+    public static Object lookup(Identity x, Object[] table) {
+        return table[x.hashCode() & 3];
+    }
 }

@@ -4,7 +4,7 @@
 //! what the text report shows as the trace's input, what `--check-models` replays, and what
 //! the JUnit emitter rebuilds.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 use crate::classfile::{ClassTable, FieldId, JType};
 use crate::heap::{ObjKind, Value};
@@ -37,6 +37,9 @@ pub struct CObj {
     /// Array elements before/after the call (arrays only).
     pub elems_before: Vec<CVal>,
     pub elems_after: Vec<CVal>,
+    /// Fields of an input object that the run never read: their `before` value is the
+    /// default, and any other value would drive the same path.
+    pub unread: BTreeSet<FieldId>,
 }
 
 /// The concrete input and output of a trace.
@@ -90,6 +93,7 @@ impl Concrete {
                     after: BTreeMap::new(),
                     elems_before: Vec::new(),
                     elems_after: Vec::new(),
+                    unread: o.unread.clone(),
                 });
             }
         }
@@ -119,6 +123,7 @@ impl Concrete {
             }
             t.before = before;
             t.elems_before = elems;
+            t.unread = o.unread.clone();
         }
         self
     }

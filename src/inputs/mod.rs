@@ -67,37 +67,106 @@ pub fn string_units(table: &ClassTable, o: &CObj, after: bool) -> Option<Vec<u16
     (0..len).map(|k| get(&format!("c{k}")).map(|c| c as u16)).collect()
 }
 
+/// What a value object of the input (a box or a string) is made from.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Contents {
+    Box(ClassId, CVal),
+    Str(Vec<u16>),
+}
+
+/// The contents of input object `o` when it is a box or a string: as the model has them, or,
+/// when the run never read them (any contents drive the same path), contents no other value
+/// object of the input has (`Integer.valueOf(1)`, `"a"`), so that the test's values differ.
+fn contents(table: &ClassTable, c: &Concrete) -> Vec<Option<Contents>> {
+    let read = |o: &CObj| -> (Option<Contents>, bool) {
+        let ObjKind::Class(k) = &o.kind else { return (None, false) };
+        let first = table.class(*k).fields.first().copied();
+        let unread = first.is_some_and(|f| o.unread.contains(&f));
+        if let Some(units) = string_units(table, o, false) {
+            return (Some(Contents::Str(units)), unread);
+        }
+        if crate::models::is_box(&table.class(*k).name) {
+            let v = o.before.values().next().cloned().unwrap_or(CVal::Int(0));
+            // A Boolean has two values: it keeps the model's.
+            let unread = unread && table.class(*k).name != "java/lang/Boolean";
+            return (Some(Contents::Box(*k, v)), unread);
+        }
+        (None, false)
+    };
+    let all: Vec<(Option<Contents>, bool)> =
+        c.objects.iter().map(|o| if o.input { read(o) } else { (None, false) }).collect();
+    let mut taken: Vec<Contents> =
+        all.iter().filter(|(v, unread)| !unread && v.is_some()).filter_map(|(v, _)| v.clone()).collect();
+    let mut out = Vec::with_capacity(all.len());
+    for (v, unread) in all {
+        let v = match v {
+            Some(Contents::Box(k, old)) if unread => {
+                let first = if table.class(k).name == "java/lang/Character" { i64::from(b'a') } else { 1 };
+                let make = |n: i64| if matches!(old, CVal::Long(_)) { CVal::Long(n) } else { CVal::Int(n) };
+                let fresh = (first..).map(|n| Contents::Box(k, make(n))).find(|b| !taken.contains(b));
+                Some(fresh.unwrap_or(Contents::Box(k, old)))
+            }
+            Some(Contents::Str(old)) if unread => {
+                let fresh = (0u32..).map(|n| Contents::Str(word(n))).find(|s| !taken.contains(s));
+                Some(fresh.unwrap_or(Contents::Str(old)))
+            }
+            other => other,
+        };
+        if let Some(v) = &v {
+            taken.push(v.clone());
+        }
+        out.push(v);
+    }
+    out
+}
+
+/// The characters input object `i` of `c` is built with when it is a string (see
+/// [`rebuild_heap`]).
+pub fn input_string(table: &ClassTable, c: &Concrete, i: usize) -> Option<Vec<u16>> {
+    match contents(table, c).into_iter().nth(i).flatten() {
+        Some(Contents::Str(units)) => Some(units),
+        _ => None,
+    }
+}
+
+/// The `n`-th short lower-case word: "a" .. "z", "aa", "ab", ...
+fn word(n: u32) -> Vec<u16> {
+    let mut n = n;
+    let mut out = Vec::new();
+    loop {
+        out.push(u16::from(b'a') + (n % 26) as u16);
+        if n < 26 {
+            break;
+        }
+        n = n / 26 - 1;
+    }
+    out.reverse();
+    out
+}
+
 /// Rebuilds the input heap of `c`: every input object allocated, then every non-default
-/// field and element set.
+/// field and element set; boxes and strings are made from their contents.
 pub fn rebuild_heap(table: &ClassTable, c: &Concrete) -> InputPlan {
     let mut steps = Vec::new();
-    let texts: Vec<Vec<u16>> =
-        c.objects.iter().filter(|o| o.input).filter_map(|o| string_units(table, o, false)).collect();
-    let box_value = |o: &CObj| match &o.kind {
-        ObjKind::Class(k) if crate::models::is_box(&table.class(*k).name) => {
-            Some((*k, o.before.values().next().cloned().unwrap_or(CVal::Int(0))))
-        }
-        _ => None,
-    };
-    let boxes: Vec<(ClassId, CVal)> = c.objects.iter().filter(|o| o.input).filter_map(box_value).collect();
+    let values = contents(table, c);
+    let shared = |v: &Contents| values.iter().flatten().filter(|w| *w == v).count() > 1;
     for (i, o) in c.objects.iter().enumerate().filter(|(_, o)| o.input) {
-        if let Some(units) = string_units(table, o, false) {
-            let shared_value = texts.iter().filter(|t| **t == units).count() > 1;
-            steps.push(Step::Str { obj: i, units, shared_value });
-            continue;
+        match values.get(i).cloned().flatten() {
+            Some(Contents::Str(units)) => {
+                let shared_value = shared(&Contents::Str(units.clone()));
+                steps.push(Step::Str { obj: i, units, shared_value });
+            }
+            Some(Contents::Box(class, value)) => {
+                let shared_value = shared(&Contents::Box(class, value.clone()));
+                steps.push(Step::Box { obj: i, class, value, shared_value });
+            }
+            None => steps.push(match &o.kind {
+                ObjKind::Class(class) => Step::Alloc { obj: i, class: *class },
+                ObjKind::Array(e) => Step::NewArray { obj: i, elem: e.clone(), len: o.elems_before.len() },
+            }),
         }
-        if let Some((class, value)) = box_value(o) {
-            let shared_value = boxes.iter().filter(|b| **b == (class, value.clone())).count() > 1;
-            steps.push(Step::Box { obj: i, class, value, shared_value });
-            continue;
-        }
-        steps.push(match &o.kind {
-            ObjKind::Class(class) => Step::Alloc { obj: i, class: *class },
-            ObjKind::Array(e) => Step::NewArray { obj: i, elem: e.clone(), len: o.elems_before.len() },
-        });
     }
-    let built_from_value = |o: &CObj| box_value(o).is_some() || string_units(table, o, false).is_some();
-    for (i, o) in c.objects.iter().enumerate().filter(|(_, o)| o.input && !built_from_value(o)) {
+    for (i, o) in c.objects.iter().enumerate().filter(|(i, o)| o.input && values.get(*i).is_none_or(Option::is_none)) {
         for (f, v) in o.before.iter().filter(|(_, v)| !is_default(v)) {
             steps.push(Step::SetField { obj: i, field: *f, value: v.clone() });
         }
@@ -108,4 +177,16 @@ pub fn rebuild_heap(table: &ClassTable, c: &Concrete) -> InputPlan {
         }
     }
     InputPlan { steps }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn words_count_in_letters() {
+        let w = |n| String::from_utf16_lossy(&super::word(n));
+        assert_eq!(
+            (w(0), w(25), w(26), w(27), w(701), w(702)),
+            ("a".into(), "z".into(), "aa".into(), "ab".into(), "zz".into(), "aaa".into())
+        );
+    }
 }

@@ -29,7 +29,7 @@ pub fn input(table: &ClassTable, c: &Concrete, params: &[JType], arg_names: &[St
                 let kind = kind_name(table, &o.kind);
                 if !shown.insert(*i) {
                     format!("{name} = o{i} (again)")
-                } else if let Some(units) = crate::inputs::string_units(table, o, false) {
+                } else if let Some(units) = crate::inputs::input_string(table, c, *i) {
                     format!("{name} = o{i} ({})", super::java::string_literal(&units))
                 } else {
                     let reach = reached(table, c, *i);

@@ -223,6 +223,7 @@ impl<'p, H: HeapStrategy, S: Solver> Machine<'p, H, S> {
             concrete: None,
             unknown: st.unknown,
             notes: st.notes,
+            hash_bound: false,
             dot: None,
         }
     }
@@ -259,6 +260,7 @@ impl<'p, H: HeapStrategy, S: Solver> Machine<'p, H, S> {
             return Ok(None);
         }
         let mut unknown = st.unknown;
+        let mut hash_bound = false;
         let prefer = self.wants_preferred(&st.path, &outcome);
         let mut checked = None;
         if self.oracle().is_some() && !self.options.counts_only && !matches!(outcome, Outcome::Cut(_)) {
@@ -292,6 +294,7 @@ impl<'p, H: HeapStrategy, S: Solver> Machine<'p, H, S> {
             None => match self.model_of(&st, &st.pc, &st.heap, ret.as_ref(), prefer) {
                 SatResult::Sat(_) if self.options.counts_only => None,
                 SatResult::Sat(model) => {
+                    hash_bound = bound_to_identity_hashes(&st.pc, &model);
                     let solver = &mut self.solver;
                     let mut values = |ts: &[Term]| solver.eval(ts);
                     let cx = cx!(self);
@@ -335,6 +338,7 @@ impl<'p, H: HeapStrategy, S: Solver> Machine<'p, H, S> {
             concrete,
             unknown,
             notes: st.notes,
+            hash_bound,
             dot,
         }))
     }
@@ -464,4 +468,53 @@ impl<H: HeapStrategy, S: Solver> Machine<'_, H, S> {
                 .collect(),
         )
     }
+}
+
+/// Whether `pc` holds under `model` only for some values of its identity hash codes: it is
+/// evaluated with the model's other values and a spread of hash codes (small ones, each bit
+/// pattern of a bucket index, extremes and pseudo-random ones), and fails for one of them.
+/// A path whose condition mentions a hash but holds for all of them (a one-bucket table, a
+/// hash that is only stored) does not depend on the value the JVM picks.
+fn bound_to_identity_hashes(pc: &[Term], model: &crate::term::Assignment) -> bool {
+    let mut hashes: Vec<std::rc::Rc<str>> = Vec::new();
+    for v in pc.iter().flat_map(Term::vars) {
+        if let crate::term::Node::Var(name, _) = v.node()
+            && name.starts_with(super::IDENTITY_HASH)
+            && !hashes.contains(name)
+        {
+            hashes.push(name.clone());
+        }
+    }
+    if hashes.is_empty() {
+        return false;
+    }
+    // The conjuncts the evaluator can decide under the model (array reads may be beyond it);
+    // one it cannot decide that mentions a hash is taken as binding it.
+    let mut base = crate::term::Evaluator::new(model);
+    let mut judged: Vec<&Term> = Vec::new();
+    for t in pc {
+        if base.eval(t) == Some(crate::term::Val::Bool(true)) {
+            judged.push(t);
+        } else if t.vars().iter().any(|v| matches!(v.node(), crate::term::Node::Var(n, _) if hashes.contains(n))) {
+            return true;
+        }
+    }
+    let mut samples: Vec<u32> = (0..64).collect();
+    samples.extend([u32::MAX, i32::MAX as u32, i32::MIN as u32, 0x5555_5555, 0xaaaa_aaaa]);
+    let mut x: u32 = 0x9e37_79b9;
+    for _ in 0..64 {
+        x ^= x << 13;
+        x ^= x >> 17;
+        x ^= x << 5;
+        samples.push(x);
+    }
+    samples.iter().any(|s| {
+        let mut m = model.clone();
+        for (j, h) in hashes.iter().enumerate() {
+            let v = s.wrapping_add((j as u32).wrapping_mul(0x9e37_79b9));
+            m.values.insert(h.clone(), crate::term::Val::Bv(u64::from(v)));
+        }
+        let mut ev = crate::term::Evaluator::new(&m);
+        judged.iter().any(|t| ev.eval(t) != Some(crate::term::Val::Bool(true)))
+    })
 }

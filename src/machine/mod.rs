@@ -90,6 +90,9 @@ pub struct Trace {
     /// Some feasibility check on this trace answered `unknown`.
     pub unknown: bool,
     pub notes: Vec<String>,
+    /// The path holds for the model only at some identity hash codes, which the JVM picks:
+    /// no test can make it happen on purpose (see [`Trace::constrains_identity_hash`]).
+    pub hash_bound: bool,
     /// Graphviz source of the final heap (when asked for).
     pub dot: Option<String>,
 }
@@ -102,13 +105,10 @@ impl Trace {
     }
 
     /// Whether the path condition constrains an identity hash code (`Object.hashCode` of a
-    /// class that does not override it): the JVM picks those, so no test can make the
-    /// trace's path happen on purpose.
+    /// class that does not override it) in a way that matters for the trace's model: the JVM
+    /// picks those, so no test can make the trace's path happen on purpose.
     pub fn constrains_identity_hash(&self) -> bool {
-        self.pc
-            .iter()
-            .flat_map(Term::vars)
-            .any(|v| matches!(v.node(), crate::term::Node::Var(name, _) if name.starts_with(IDENTITY_HASH)))
+        self.hash_bound
     }
 }
 

@@ -1,6 +1,6 @@
 //! Object graphs of the lazy family: concretizing them, drawing them, rebuilding them for replay.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 use super::{LRef, LazyHeap};
 use crate::classfile::JType;
@@ -40,6 +40,7 @@ impl GraphMap<'_> {
                     kind,
                     input: true,
                     name: slot.name.clone(),
+                    unread: before.keys().copied().collect(),
                     after: before.clone(),
                     before,
                     elems_before: Vec::new(),
@@ -73,11 +74,17 @@ pub fn concretize_graph(
     for o in &heap.objs {
         let mut before = BTreeMap::new();
         let mut after = BTreeMap::new();
+        let mut unread = BTreeSet::new();
         for f in fields_of(cx.table, &o.kind) {
             let ty = &cx.table.field(f).ty;
             let b = match o.initial.get(&f) {
                 Some(v) if o.input => g.value(cx, &mut n, v)?,
-                _ => default_of(ty),
+                _ => {
+                    if o.input {
+                        unread.insert(f);
+                    }
+                    default_of(ty)
+                }
             };
             let a = match o.fields.get(&f) {
                 Some(Slot::Val(v)) => g.value(cx, &mut n, v)?,
@@ -97,6 +104,7 @@ pub fn concretize_graph(
             after,
             elems_before,
             elems_after,
+            unread,
         });
     }
     let mut statics_before = BTreeMap::new();

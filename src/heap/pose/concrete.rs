@@ -1,6 +1,6 @@
 //! The POSE heap under a model: symbols with equal values are one object.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 use super::{ALLOC_BASE, Key, PoseHeap};
 use crate::classfile::JType;
@@ -80,10 +80,14 @@ pub fn concretize(
             |key: Key| -> Option<Value<Term>> { members.iter().find_map(|m| heap.syms[*m].fields.get(&key).cloned()) };
         let mut before = BTreeMap::new();
         let mut after = BTreeMap::new();
+        let mut unread = BTreeSet::new();
         for f in fields_of(cx.table, &kind) {
             let b = match initial(Key::Field(f)) {
                 Some(v) => os.value(&v)?,
-                None => default_of(&cx.table.field(f).ty),
+                None => {
+                    unread.insert(f);
+                    default_of(&cx.table.field(f).ty)
+                }
             };
             let a = match current(Key::Field(f)) {
                 Some(v) => os.value(&v)?,
@@ -104,6 +108,7 @@ pub fn concretize(
             after,
             elems_before: eb,
             elems_after: ea,
+            unread,
         });
     }
     for a in &heap.allocs {
@@ -137,6 +142,7 @@ pub fn concretize(
             after,
             elems_before: Vec::new(),
             elems_after: elems,
+            unread: BTreeSet::new(),
         });
     }
     let mut statics_before = BTreeMap::new();

@@ -1,6 +1,6 @@
 //! The uber-lazy heap under a model: the concrete input heap it stands for, and its picture.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 use super::{LocId, RefId, Target, UberHeap};
 use crate::classfile::JType;
@@ -71,10 +71,16 @@ pub fn concretize(
         let loc = heap.loc(*l)?;
         let mut before = BTreeMap::new();
         let mut after = BTreeMap::new();
+        let mut unread = BTreeSet::new();
         for f in fields_of(cx.table, &loc.kind) {
             let b = match loc.initial.get(&f) {
                 Some(v) if loc.input => rs.value(v)?,
-                _ => default_of(&cx.table.field(f).ty),
+                _ => {
+                    if loc.input {
+                        unread.insert(f);
+                    }
+                    default_of(&cx.table.field(f).ty)
+                }
             };
             let a = match loc.fields.get(&f) {
                 Some(v) => rs.value(v)?,
@@ -103,6 +109,7 @@ pub fn concretize(
             after,
             elems_before,
             elems_after,
+            unread,
         });
     }
     let mut statics_before = BTreeMap::new();

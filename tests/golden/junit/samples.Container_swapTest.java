@@ -29,12 +29,11 @@ public class Container_swapTest {
      * Outcome: returns normally.
      */
     @Test
-    @SuppressWarnings("removal")
     public void trace1_returns() throws Throwable {
         samples.Container o0 = Heap.alloc(samples.Container.class);
         samples.Container o1 = Heap.alloc(samples.Container.class);
-        Integer o2 = new Integer(0);
-        Integer o3 = new Integer(0);
+        Integer o2 = Integer.valueOf(1);
+        Integer o3 = Integer.valueOf(2);
         Heap.set(o0, "samples.Container.data", o2);
         Heap.set(o1, "samples.Container.data", o3);
         o0.swap(o1);
