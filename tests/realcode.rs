@@ -96,7 +96,7 @@ fn patricia_trie_get_finds_a_string_key() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("tests");
     let spec = "org.apache.commons.collections4.trie.PatriciaTrie#get(Ljava/lang/Object;)Ljava/lang/Object;";
-    let args = ["gen", "--cp", COLLECTIONS4, spec, "--strategy", "uber", "--time-limit", "10", "--out"];
+    let args = ["gen", "--cp", COLLECTIONS4, spec, "--strategy", "uber", "--time-limit", "20", "--out"];
     let (code, stdout, err) = uberlazy(&[&args[..], &[out.to_str().unwrap()]].concat());
     assert_eq!(code, 0, "{stdout}\n{err}");
     let file = out.join("org/apache/commons/collections4/trie/PatriciaTrie_getTest.java");
