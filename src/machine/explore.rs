@@ -294,7 +294,10 @@ impl<'p, H: HeapStrategy, S: Solver> Machine<'p, H, S> {
             None => match self.model_of(&st, &st.pc, &st.heap, ret.as_ref(), prefer) {
                 SatResult::Sat(_) if self.options.counts_only => None,
                 SatResult::Sat(model) => {
-                    hash_bound = bound_to_identity_hashes(&st.pc, &model);
+                    // Only a trace that asked for an identity hash can mention one (the walk
+                    // over the path condition is not for every trace).
+                    let hashed = st.notes.iter().any(|n| n == super::IDENTITY_HASH_NOTE);
+                    hash_bound = hashed && bound_to_identity_hashes(&st.pc, &model);
                     let solver = &mut self.solver;
                     let mut values = |ts: &[Term]| solver.eval(ts);
                     let cx = cx!(self);
