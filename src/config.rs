@@ -72,6 +72,28 @@ pub enum ObjectInputs {
     Object,
 }
 
+/// How a test builds the receiver and the arguments of the method under test (`--inputs`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Inputs {
+    /// Field by field (default): any heap shape, aliasing and cycles included, built without
+    /// constructors through reflection (`Heap.alloc`, `Heap.set`).
+    Heap,
+    /// By calls: a public constructor, then up to `max_calls` public mutators with symbolic
+    /// arguments, explored with the method under test; states a shorter prefix already
+    /// reached are pruned (`lower/driver.rs`, `machine/sequence.rs`).
+    Api {
+        /// `--max-sequence` (default [`DEFAULT_MAX_SEQUENCE`]).
+        max_calls: u32,
+        /// `--sequence-methods`: the mutators by name (empty: every public method that may
+        /// write a field of the class and whose arguments a test can build).
+        methods: Vec<String>,
+    },
+}
+
+/// Default of `--max-sequence`: calls after the constructor.
+pub const DEFAULT_MAX_SEQUENCE: u32 = 3;
+
 /// The exploration bounds. Every strategy uses the same bounds, and every report prints them.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 pub struct Bounds {
@@ -155,6 +177,8 @@ pub struct Config {
     pub search: SearchOrder,
     /// What an input of declared type `Object` holds (default: auto, see [`ObjectInputs`]).
     pub object_inputs: ObjectInputs,
+    /// How tests build their inputs (default: field by field).
+    pub inputs: Inputs,
     /// Static fields are symbolic inputs instead of starting from the class initializer.
     pub symbolic_statics: bool,
     /// Calls to code that is neither on the class path nor modelled return a fresh symbolic
@@ -182,6 +206,7 @@ impl Default for Config {
             bounds: Bounds::default(),
             search: SearchOrder::Dfs,
             object_inputs: ObjectInputs::Auto,
+            inputs: Inputs::Heap,
             symbolic_statics: false,
             havoc_unknown: false,
             check_models: false,

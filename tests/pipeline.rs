@@ -134,3 +134,36 @@ fn comments_give_source_lines_and_conditions() {
     }
     assert!(seen >= 4, "{src}");
 }
+
+/// `--inputs api`: each test builds its list by calls (`new SinglyLinkedList()`, then
+/// `addFirst`), never by reflection. A list's state after a prefix depends only on its
+/// length (the keys are unconstrained symbols), so subsumption keeps four prefixes of at
+/// most three calls (lists of 0 to 3 nodes) and prunes every other. `indexOf` has seven
+/// paths within them: the empty list, and a key found at, or missing after, each of 1..3
+/// nodes; each test's input takes two calls where its path allows.
+#[test]
+fn gen_of_a_call_sequence_builds_the_list_through_its_api() {
+    let config =
+        Config { inputs: uberlazy::config::Inputs::Api { max_calls: 3, methods: Vec::new() }, ..Config::default() };
+    let g = generate("sir", &["sir.SinglyLinkedList#indexOf"], Strategy::Uber, config);
+    let [(_, tests)] = g.methods.as_slice() else { panic!("one method expected") };
+    let t = tests.as_ref().unwrap();
+    let seq = t.summary.sequences.as_ref().unwrap();
+    assert_eq!((seq.prefixes, seq.threw), (4, 0), "{seq:?}");
+    assert!(seq.pruned > 0);
+    assert_eq!((t.summary.paths, t.tests), (7, 7));
+    let src = &t.file.contents;
+    assert!(!src.contains("Heap.alloc") && !src.contains("Heap.set("), "{src}");
+    assert_eq!(src.matches("sir.SinglyLinkedList r = new sir.SinglyLinkedList();").count(), 7);
+    // Calls per test: the empty list (0); a key missing after one node (1); found at the first
+    // node (2, the calls the test prefers), found at or missing after two nodes (2, 2), and
+    // found at or missing after three (3, 3).
+    let mut calls: Vec<usize> = src
+        .split("@Test")
+        .skip(1)
+        .map(|body| body.lines().filter(|l| l.trim_start().starts_with("r.addFirst(")).count())
+        .collect();
+    calls.sort();
+    assert_eq!(calls, [0, 1, 2, 2, 2, 3, 3], "{src}");
+    check("sir", &g);
+}

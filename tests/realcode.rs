@@ -29,10 +29,7 @@ fn lowers_everything(cp: &str) {
 fn every_method_of_commons_collections_and_java_util_lowers() {
     lowers_everything(COLLECTIONS4);
     let dir = tempfile::tempdir().unwrap();
-    let home = std::fs::canonicalize(which("java")).unwrap();
-    let jmod = home.parent().unwrap().parent().unwrap().join("jmods/java.base.jmod");
-    let st = Command::new("jmod").arg("extract").arg("--dir").arg(dir.path()).arg(&jmod).status().unwrap();
-    assert!(st.success(), "jmod extract {}", jmod.display());
+    extract_java_base(dir.path());
     // java.util and its subpackages: nothing fails on monitors or invokedynamic (what still
     // fails is multianewarray, in java.util.regex and java.util.zip).
     let util = dir.path().join("classes/java/util");
@@ -83,6 +80,14 @@ fn junit_passes(tests: &std::path::Path, cp: &str) {
     assert!(n >= 2, "{text}");
 }
 
+/// The installed JDK's java.base classes, extracted under `dir/classes` by `jmod`.
+fn extract_java_base(dir: &std::path::Path) {
+    let home = std::fs::canonicalize(which("java")).unwrap();
+    let jmod = home.parent().unwrap().parent().unwrap().join("jmods/java.base.jmod");
+    let st = Command::new("jmod").arg("extract").arg("--dir").arg(dir).arg(&jmod).status().unwrap();
+    assert!(st.success(), "jmod extract {}", jmod.display());
+}
+
 fn which(cmd: &str) -> std::path::PathBuf {
     let paths = std::env::var_os("PATH").unwrap();
     std::env::split_paths(&paths).map(|d| d.join(cmd)).find(|p| p.is_file()).unwrap()
@@ -123,4 +128,66 @@ fn tree_list_add_with_only_the_library_on_the_class_path() {
     let options = std::fs::read_to_string(out.join("uberlazy/runtime/java-options.txt")).unwrap();
     assert_eq!(options, "--add-opens java.base/java.util=ALL-UNNAMED\n");
     junit_passes(&out, COLLECTIONS4);
+}
+
+/// `--inputs api` on the real classes: JDK 17's `LinkedList` and `TreeMap` and
+/// commons-collections4's `TreeList` are built by their own constructors and methods, so
+/// the tests need no reflection to build an input and no `--add-opens` (gen writes no JVM
+/// options), compile and pass as emitted, and every method has a test whose input took two
+/// calls or more (a list or map of at least two elements).
+#[test]
+fn api_inputs_of_java_util_and_tree_list_need_no_add_opens() {
+    let dir = tempfile::tempdir().unwrap();
+    extract_java_base(dir.path());
+    let util = dir.path().join("classes/java/util");
+    let util = util.to_str().unwrap();
+    let jdk = [
+        "java.util.LinkedList#add(Ljava/lang/Object;)Z",
+        "java.util.LinkedList#remove(Ljava/lang/Object;)Z",
+        "java.util.LinkedList#indexOf(Ljava/lang/Object;)I",
+        "java.util.TreeMap#get(Ljava/lang/Object;)Ljava/lang/Object;",
+        "java.util.TreeMap#put(Ljava/lang/Object;Ljava/lang/Object;)Ljava/lang/Object;",
+        "java.util.TreeMap#remove(Ljava/lang/Object;)Ljava/lang/Object;",
+    ];
+    let list = [
+        "org.apache.commons.collections4.list.TreeList#add(ILjava/lang/Object;)V",
+        "org.apache.commons.collections4.list.TreeList#get(I)Ljava/lang/Object;",
+    ];
+    for (cp, specs) in [(util, &jdk[..]), (COLLECTIONS4, &list[..])] {
+        let out = dir.path().join(format!("tests{}", specs.len()));
+        let mut args = vec!["gen", "--cp", cp, "--strategy", "uber", "--inputs", "api", "--time-limit", "240"];
+        args.extend_from_slice(specs);
+        args.extend_from_slice(&["--out", out.to_str().unwrap()]);
+        let (code, stdout, err) = uberlazy(&args);
+        assert_eq!(code, 0, "{stdout}\n{err}");
+        assert!(!stdout.contains("stopped early"), "{stdout}");
+        assert!(!out.join("uberlazy/runtime/java-options.txt").exists(), "{stdout}");
+        let mut files = 0;
+        let mut stack = vec![out.clone()];
+        while let Some(d) = stack.pop() {
+            for e in std::fs::read_dir(&d).unwrap() {
+                let p = e.unwrap().path();
+                if p.is_dir() {
+                    stack.push(p);
+                } else if p.extension().is_some_and(|x| x == "java") && !p.ends_with("Heap.java") {
+                    files += 1;
+                    let src = std::fs::read_to_string(&p).unwrap();
+                    assert!(!src.contains("Heap.alloc") && !src.contains("Heap.set("), "{}", p.display());
+                    // The calls before the one under test, per test (a void call under test
+                    // is one of the `r.` lines, so it counts one more).
+                    let most = src
+                        .split("@Test")
+                        .skip(1)
+                        .map(|t| t.split(" result = ").next().unwrap_or(t))
+                        .map(|t| t.lines().filter(|l| l.trim_start().starts_with("r.")).count())
+                        .max()
+                        .unwrap_or(0);
+                    let void = !src.contains(" result = r.");
+                    assert!(most >= 2 + usize::from(void), "{}: no input of two elements:\n{src}", p.display());
+                }
+            }
+        }
+        assert_eq!(files, specs.len(), "{stdout}");
+        junit_passes(&out, cp);
+    }
 }

@@ -58,7 +58,7 @@ PRE_FUSE = os.environ.get("BENCH_PRE_FUSE")
 FUSE = ["--precondition-fuse", PRE_FUSE] if PRE_FUSE else []
 REPOK_OBJECTS = os.environ.get("BENCH_REPOK_OBJECTS", "5")
 STRATEGIES = ["lazy", "lazier", "uber", "pose"]
-PRECONDITIONS = ["none", "repOK"]
+PRECONDITIONS = ["none", "repOK", "api"]  # "api": no precondition, inputs built by calls
 EXTRA = ["solver_ms", "branches", "missed"]  # kept in the parts, not in results/bench.csv
 COLUMNS = ["class", "method", "strategy", "precondition", "traces", "paths", "exceptional", "cut",
            "solver_queries", "time_ms", "peak_mb", "tests", "tests_passed", "valid_pct", "branch_cov_pct"]
@@ -146,17 +146,20 @@ def bench_class(cls, out_csv):
     rows = []
     with tempfile.TemporaryDirectory() as work:
         for pre in PRECONDITIONS:
-            for s in STRATEGIES:
+            # Inputs built by calls (`--inputs api`) need no heap strategy of their own: uber's rows.
+            for s in (["uber"] if pre == "api" else STRATEGIES):
                 progress(f"[{cls}] {s} precondition={pre}")
                 tag = f"{s}-{pre}"
                 tests = os.path.join(work, tag)
                 stats_file = os.path.join(work, f"{tag}.json")
-                depth = REPOK_DEPTH if pre == "repOK" else DEPTH
+                depth = DEPTH if pre == "none" else REPOK_DEPTH
                 cmd = [BIN, "gen", "--cp", JAR, *methods, "--strategy", s, "--out", tests, "--force",
                        "--max-depth", depth, "--time-limit", TIME_LIMIT,
                        "--stats", stats_file, "--validity", "repOK"]
                 if pre == "repOK":
                     cmd += ["--precondition", "repOK", "--max-objects", REPOK_OBJECTS, *FUSE]
+                if pre == "api":
+                    cmd += ["--inputs", "api"]
                 subprocess.run(cmd, capture_output=True, text=True)
                 stats = json.load(open(stats_file)) if os.path.exists(stats_file) else []
                 env = dict(os.environ, JACOCO_EXEC=os.path.join(work, f"{tag}.exec"), JACOCO_INCLUDES="sir.*",
@@ -225,6 +228,31 @@ def coverage_summary(rows):
     return md
 
 
+def api_summary(rows):
+    """Markdown: per class, uber's tests with inputs built by calls against heap inputs under repOK."""
+    md = ["", "## Inputs built by calls (`--inputs api`) against heap inputs under repOK (uber)", "",
+          "`api`: no precondition; each test builds its receiver by a public constructor and at most 3 calls "
+          f"(`--max-sequence`), --max-depth {REPOK_DEPTH}. `repOK`: the repOK rows above. Valid inputs and passing "
+          "tests are over the class's tests; branch coverage is JaCoCo's of the class.", "",
+          "| class | tests repOK | tests api | passed api | valid % repOK | valid % api | branch % repOK | branch % api |",
+          "|---|---:|---:|---:|---:|---:|---:|---:|"]
+    for cls in dict.fromkeys(r["class"] for r in rows):
+        cells = {}
+        for pre in ["repOK", "api"]:
+            rs = [r for r in rows if r["class"] == cls and r["strategy"] == "uber" and r["precondition"] == pre]
+            tests = sum(int(r["tests"]) for r in rs)
+            passed = sum(int(r["tests_passed"] or 0) for r in rs)
+            valid = [(float(r["valid_pct"]), int(r["tests"])) for r in rs if r["valid_pct"] not in ("", None)]
+            n = sum(t for _, t in valid)
+            cells[pre] = (tests, passed, f"{sum(v * t for v, t in valid) / n:.1f}" if n else "",
+                          rs[0]["branch_cov_pct"] if rs else "")
+        if not cells["api"][0] and not cells["repOK"][0]:
+            continue
+        (tr, _, vr, br), (ta, pa, va, ba) = cells["repOK"], cells["api"]
+        md.append(f"| {cls} | {tr} | {ta} | {pa} | {vr} | {va} | {br} | {ba} |")
+    return md
+
+
 def table(parts):
     rows = []
     for p in parts:
@@ -257,6 +285,7 @@ def table(parts):
         share = f"{100.0 * sv / t:.0f}%" if t else "-"
         md.append(f"| {r['class']} | {r['method']} | {r['strategy']} | {r['precondition']} | {t} | {sv} | {share} |")
     md += coverage_summary(rows)
+    md += api_summary(rows)
     with open(os.path.join(ROOT, "results/bench.md"), "w") as f:
         f.write("\n".join(md) + "\n")
 

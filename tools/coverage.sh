@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # JaCoCo branch and line coverage of the subject classes by the tests `gen` emits, per
 # class. usage: tools/coverage.sh [strategy] [jar:Class,Class ...]
-# COVERAGE_DEPTH sets --max-depth (default 24: deep enough for hasNull10).
+# COVERAGE_DEPTH sets --max-depth (default 24: deep enough for hasNull10); GEN_FLAGS adds flags
+# to every `gen` (e.g. "--inputs api", or "--precondition repOK").
 # Default: all four strategies' tests together, for the samples, subjects and ops jars.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -21,7 +22,7 @@ for t in $TARGETS; do
     for s in ${STRATS//,/ }; do
         out="$work/tests-$jar-$s"
         # shellcheck disable=SC2086
-        $BIN gen --cp "testdata/$jar.jar" ${classes//,/ } --strategy "$s" --out "$out" --max-depth "${COVERAGE_DEPTH:-24}" > /dev/null
+        $BIN gen --cp "testdata/$jar.jar" ${classes//,/ } --strategy "$s" --out "$out" --max-depth "${COVERAGE_DEPTH:-24}" ${GEN_FLAGS:-} > /dev/null
         JACOCO_EXEC="$exec" JACOCO_INCLUDES="$jar.*" ./tools/run-junit.sh "$out" "testdata/$jar.jar" 5 > /dev/null
     done
     echo "== testdata/$jar.jar ($STRATS)"

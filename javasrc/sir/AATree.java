@@ -6,6 +6,14 @@ public class AATree {
     AaNode root;
     int size;
 
+    /** An empty tree: the sentinel (level 0, its own children) is the root. */
+    public AATree() {
+        nil = new AaNode();
+        nil.left = nil;
+        nil.right = nil;
+        root = nil;
+    }
+
     /**
      * The sentinel is level 0 and points to itself; keys ordered; a leaf has level 1, a left
      * child is one level lower, a right child is at most one level lower, and a right

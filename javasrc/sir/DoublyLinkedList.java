@@ -5,6 +5,13 @@ public class DoublyLinkedList {
     DllNode header;
     int size;
 
+    /** An empty list: the header alone, linked to itself. */
+    public DoublyLinkedList() {
+        header = new DllNode();
+        header.next = header;
+        header.prev = header;
+    }
+
     /** The header closes a cycle of exactly size nodes, and next/prev agree everywhere. */
     public boolean repOK() {
         if (header == null || size < 0) return false;

@@ -133,6 +133,9 @@ pub fn run(args: &GenArgs, stop: &Stop) -> Result<()> {
         if t.repeats > 0 {
             out.lines.push(format!("  {} traces repeat a tested path (--tests per-trace tests them too)", t.repeats));
         }
+        if let Some(q) = &t.summary.sequences {
+            out.lines.push(format!("  {}", crate::report::text::sequences_line(q)));
+        }
         if let Some(h) = &t.summary.halted {
             out.lines.push(format!("  stopped early: {h}"));
         }

@@ -14,7 +14,7 @@ use crate::machine::{RunResult, Trace, TraceKind};
 use crate::report::path_text;
 
 /// Width of the text of a test's comment.
-const COMMENT_WIDTH: usize = 100;
+pub(super) const COMMENT_WIDTH: usize = 100;
 
 /// What the emitter needs to know about the method under test.
 pub(super) struct Target<'a> {
@@ -23,6 +23,8 @@ pub(super) struct Target<'a> {
     pub junit: Junit,
     pub precondition: Option<&'a str>,
     pub validity: Option<&'a str>,
+    /// The driver whose traces these are (`--inputs api`).
+    pub driver: Option<&'a crate::lower::driver::Driver>,
 }
 
 /// `pkg.Owner.field` as the runtime helper names fields.
@@ -63,6 +65,9 @@ impl Target<'_> {
         let Some(c) = &t.concrete else { return Err("no model (solver unknown)".to_string()) };
         if t.constrains_identity_hash() {
             return Err("its path depends on an identity hash code, which a test cannot choose".to_string());
+        }
+        if let Some(d) = self.driver {
+            return self.sequence_test(d, r, t, c);
         }
         let table = self.table;
         let m = table.method(self.method);
@@ -115,20 +120,7 @@ impl Target<'_> {
             let _ = writeln!(s, "{indent}assertTrue({recv}.{p}(), \"precondition {p}() holds on the input\");");
         }
         let mut oracle = Oracle::new(table, c, indent);
-        match (t.kind, &t.exception) {
-            (TraceKind::Exception, Some(x)) => self.expect_throw(&mut s, indent, &call, x),
-            _ => match &m.desc.ret {
-                None => {
-                    let _ = writeln!(s, "{indent}{call};");
-                }
-                Some(ty) => {
-                    let _ = writeln!(s, "{indent}{} result = {call};", type_name(ty));
-                    if let Some(v) = &c.ret {
-                        oracle.result(ty, v);
-                    }
-                }
-            },
-        }
+        self.call_and_result(&mut s, indent, &call, t, c, &mut oracle);
         let after: Vec<(String, JType, CVal)> = c
             .statics_after
             .iter()
@@ -246,6 +238,32 @@ impl Target<'_> {
         Ok(format!("{recv}.{}({})", m.name, rendered.join(", ")))
     }
 
+    /// The call under test and what it returns or throws (the result through `oracle`).
+    pub(super) fn call_and_result(
+        &self,
+        s: &mut String,
+        indent: &str,
+        call: &str,
+        t: &Trace,
+        c: &Concrete,
+        oracle: &mut Oracle<'_>,
+    ) {
+        match (t.kind, &t.exception) {
+            (TraceKind::Exception, Some(x)) => self.expect_throw(s, indent, call, x),
+            _ => match &self.table.method(self.method).desc.ret {
+                None => {
+                    let _ = writeln!(s, "{indent}{call};");
+                }
+                Some(ty) => {
+                    let _ = writeln!(s, "{indent}{} result = {call};", type_name(ty));
+                    if let Some(v) = &c.ret {
+                        oracle.result(ty, v);
+                    }
+                }
+            },
+        }
+    }
+
     fn expect_throw(&self, s: &mut String, indent: &str, call: &str, exception: &str) {
         let x = exception.replace('$', ".");
         let call = match call.find(") Heap.invoke(") {
@@ -312,6 +330,7 @@ pub(super) fn class_source(target: &Target<'_>, r: &RunResult, class_name: &str)
             "trace": t.id,
             "outcome": outcome_text(t),
             "path": path_text(&t.path),
+            "prefix": path_text(&t.prefix),
             "path_condition": t.pc_text.0.iter().map(|p| p.to_string()).collect::<Vec<_>>(),
         });
         match target.test(r, t) {
@@ -377,7 +396,7 @@ pub(super) fn class_source(target: &Target<'_>, r: &RunResult, class_name: &str)
 }
 
 /// The name of the test of trace `t`.
-fn test_name(t: &Trace) -> String {
+pub(super) fn test_name(t: &Trace) -> String {
     let kind = if t.kind == TraceKind::Exception { "throws" } else { "returns" };
     format!("trace{}_{kind}", t.id)
 }

@@ -14,6 +14,7 @@ pub mod java;
 mod layout;
 mod oracle;
 pub mod runtime;
+mod sequence;
 
 use std::path::PathBuf;
 
@@ -69,6 +70,14 @@ pub struct Options<'a> {
     /// A boolean method of the receiver whose value on the rebuilt input each test records
     /// (see `Heap.valid`), without asserting it.
     pub validity: Option<&'a str>,
+    /// The call-sequence driver the traces come from (`--inputs api`): tests build their
+    /// inputs by its calls.
+    pub driver: Option<&'a crate::lower::driver::Driver>,
+}
+
+/// The calls after the constructor that built the input of a trace of driver `d`.
+pub fn sequence_calls(d: &crate::lower::driver::Driver, t: &crate::machine::Trace) -> usize {
+    sequence::calls(d, t).iter().filter(|s| !d.ctors.contains(s)).count()
 }
 
 /// Emits the test class for one explored method.
@@ -79,6 +88,7 @@ pub fn emit(table: &ClassTable, r: &RunResult, options: &Options<'_>) -> MethodT
         junit: options.junit,
         precondition: options.precondition,
         validity: options.validity,
+        driver: options.driver,
     };
     let name = emit::test_class_name(table, r.method_id);
     emit::class_source(&target, r, &name)

@@ -6,6 +6,7 @@
 //! initializers) before the machine starts, so that the machine only reads finished IR.
 
 mod cfg;
+pub mod driver;
 mod frame;
 mod insn;
 mod method;
@@ -44,11 +45,13 @@ pub fn lower_guarded(table: &mut ClassTable, m: MethodId) -> std::result::Result
 pub struct Program {
     pub table: ClassTable,
     bodies: BTreeMap<MethodId, std::result::Result<Rc<Body>, Error>>,
+    /// Call-sequence drivers (`--inputs api`), by their synthetic method.
+    drivers: BTreeMap<MethodId, Rc<driver::Driver>>,
 }
 
 impl Program {
     pub fn new(table: ClassTable) -> Self {
-        Program { table, bodies: BTreeMap::new() }
+        Program { table, bodies: BTreeMap::new(), drivers: BTreeMap::new() }
     }
 
     /// The body of `m`, if it was lowered successfully. An error if lowering failed, and
@@ -59,6 +62,21 @@ impl Program {
             Some(Err(e)) => Err(e.clone()),
             None => Ok(None),
         }
+    }
+
+    /// Gives `m` a body built by uberlazy (a driver), not lowered from bytecode.
+    fn install(&mut self, m: MethodId, body: Body) {
+        self.bodies.insert(m, Ok(Rc::new(body)));
+    }
+
+    /// The driver whose synthetic method is `m`, if it is one.
+    pub fn driver(&self, m: MethodId) -> Option<&Rc<driver::Driver>> {
+        self.drivers.get(&m)
+    }
+
+    /// The driver of method under test `target`, once installed.
+    pub fn driver_of(&self, target: MethodId) -> Option<&Rc<driver::Driver>> {
+        self.drivers.values().find(|d| d.target == target)
     }
 
     /// Lowers `m` (once) and returns its body or the lowering error.

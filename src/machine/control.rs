@@ -238,7 +238,7 @@ impl<H: HeapStrategy, S: Solver> Machine<'_, H, S> {
             st.pre_decisions += 1;
             return st.pre_decisions <= self.p_limit.min(b.precondition_fuse);
         }
-        let within = (st.path.len() as u64) < u64::from(b.max_depth);
+        let within = self.within_depth(&st.path);
         let Some(f) = st.top() else { return false };
         let d = Decision { method: f.method, pc: f.pc(), choice };
         st.path.push(d);
@@ -404,6 +404,10 @@ impl<H: HeapStrategy, S: Solver> Machine<'_, H, S> {
                     targets.push((st, None, default));
                 }
             }
+        }
+        if self.at_driver_switch(&targets) {
+            // A sequence tries the method under test before a longer prefix (shortest inputs first).
+            targets.rotate_right(1);
         }
         let mut next = Vec::new();
         let forked = targets.len() > 1;

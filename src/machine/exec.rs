@@ -55,7 +55,10 @@ impl<H: HeapStrategy, S: Solver> Machine<'_, H, S> {
                 Some(what) => Ok(vec![Next::Done(st, super::Outcome::Cut(format!("unsupported: {what}")))]),
                 None => self.exec_stmt(st, &instr.stmt),
             },
-            None => self.exec_term(st, &block.term),
+            None => match self.sequence_point(&st)? {
+                Some(ended) => Ok(ended),
+                None => self.exec_term(st, &block.term),
+            },
         }
     }
 

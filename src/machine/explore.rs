@@ -41,6 +41,12 @@ pub fn explore_into<H: HeapStrategy, S: Solver>(
     sink: &mut dyn FnMut(&RunInfo, &Trace) -> Result<bool>,
 ) -> Result<RunResult> {
     let mut m = Machine::new(program, config, strategy, solver, options);
+    m.driver = program.driver(entry).cloned();
+    if let Some(d) = &m.driver {
+        let mut names: Vec<String> = d.mutators.iter().map(|x| program.table.method(*x).name.clone()).collect();
+        names.dedup();
+        m.stats.sequence.methods = names;
+    }
     let (st, arg_names) = m.initial_state(entry)?;
     m.run(st, entry, arg_names, sink)
 }
@@ -108,6 +114,9 @@ impl<'p, H: HeapStrategy, S: Solver> Machine<'p, H, S> {
             aside: Vec::new(),
             fault_later: None,
             in_model: None,
+            driver: None,
+            seen_states: Default::default(),
+            seen_shapes: Default::default(),
             printed: Default::default(),
             preferred: Default::default(),
         }
@@ -122,9 +131,11 @@ impl<'p, H: HeapStrategy, S: Solver> Machine<'p, H, S> {
         arg_names: Vec<String>,
         sink: &mut dyn FnMut(&RunInfo, &Trace) -> Result<bool>,
     ) -> Result<RunResult> {
+        // A driver's run is reported as its method under test's.
+        let shown = self.driver.as_ref().map_or(entry, |d| d.target);
         let info = RunInfo {
-            method: self.program.table.method_display(entry),
-            method_id: entry,
+            method: self.program.table.method_display(shown),
+            method_id: shown,
             strategy: self.strategy.name().to_string(),
             arg_names,
         };
@@ -179,6 +190,7 @@ impl<'p, H: HeapStrategy, S: Solver> Machine<'p, H, S> {
                             ends.push_some(t)?;
                         }
                         Next::Rejected => self.stats.rejected += 1,
+                        Next::Pruned => {}
                     }
                 }
                 work.push_all(runs);
@@ -211,13 +223,15 @@ impl<'p, H: HeapStrategy, S: Solver> Machine<'p, H, S> {
     /// A state the run stopped before it ended, as a cut trace (no model, no path-condition
     /// text: nothing more is asked of the solver once the budget is spent).
     fn halted_trace(&self, id: usize, st: State<H>, h: Halt) -> Trace {
+        let (prefix, path) = self.split_path(st.path);
         Trace {
             id,
             kind: TraceKind::Cut,
             value: None,
             exception: None,
             cut: Some(h.reason()),
-            path: st.path,
+            path,
+            prefix,
             pc: st.pc,
             pc_text: Default::default(),
             concrete: None,
@@ -269,7 +283,7 @@ impl<'p, H: HeapStrategy, S: Solver> Machine<'p, H, S> {
                 ValidInput::None => {
                     if prefer {
                         // The next trace of the path gets the preferred model instead.
-                        self.preferred.remove(&super::path_digest(&st.path));
+                        self.preferred.remove(&self.test_key(&st.path));
                     }
                     self.stats.rejected += 1;
                     return Ok(None);
@@ -329,13 +343,15 @@ impl<'p, H: HeapStrategy, S: Solver> Machine<'p, H, S> {
             None
         };
         let pc_text = if self.options.counts_only { Default::default() } else { self.pc_text(&st) };
+        let (prefix, path) = self.split_path(st.path);
         Ok(Some(Trace {
             id,
             kind,
             value,
             exception,
             cut,
-            path: st.path,
+            path,
+            prefix,
             pc: st.pc,
             pc_text,
             concrete,
@@ -373,7 +389,10 @@ impl<'p, H: HeapStrategy, S: Solver> Machine<'p, H, S> {
         match self.options.prefer {
             super::Prefer::Never => false,
             super::Prefer::Every => true,
-            super::Prefer::FirstOfPath => self.preferred.insert(super::path_digest(path)),
+            super::Prefer::FirstOfPath => {
+                let key = self.test_key(path);
+                self.preferred.insert(key)
+            }
         }
     }
 

@@ -16,6 +16,7 @@ mod objects;
 mod precondition;
 pub mod replay;
 pub mod search;
+mod sequence;
 pub mod state;
 mod strings;
 
@@ -32,6 +33,7 @@ use crate::solver::{Solver, SolverStats};
 use crate::term::{Term, TermPool};
 
 pub use explore::{explore, explore_into};
+pub use sequence::SequenceStats;
 
 /// What a program decision chose.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
@@ -80,7 +82,12 @@ pub struct Trace {
     pub exception: Option<String>,
     /// The bound that cut the trace.
     pub cut: Option<String>,
+    /// The program path of the method under test.
     pub path: Vec<Decision>,
+    /// With `--inputs api`, the decisions of the call sequence that built the input (the
+    /// driver's choices and the decisions of the calls before the method under test; the
+    /// driver's last decision starts the method under test).
+    pub prefix: Vec<Decision>,
     pub pc: Vec<Term>,
     /// The path condition as text (heap choices named).
     pub pc_text: PcText,
@@ -165,6 +172,8 @@ pub struct Stats {
     pub time_ms: u64,
     /// Instructions executed over all states.
     pub steps: u64,
+    /// Call-sequence prefixes (`--inputs api`).
+    pub sequence: SequenceStats,
 }
 
 /// What is known about a run from its start: the method, the strategy, the argument names.
@@ -319,4 +328,10 @@ pub struct Machine<'p, H: HeapStrategy, S: Solver> {
     /// it, so the path records the call first (else a null argument's NullPointerException
     /// and a null receiver's would be one path with two traces).
     pub(crate) in_model: Option<String>,
+    /// The call-sequence driver the run explores (`--inputs api`), when the entry is one.
+    pub(crate) driver: Option<std::rc::Rc<crate::lower::driver::Driver>>,
+    /// Keys of the states prefixes reached, with the fewest calls that reached each.
+    pub(crate) seen_states: std::collections::HashMap<String, usize>,
+    /// States prefixes reached, by shape, to subsume later states of the same shape.
+    pub(crate) seen_shapes: std::collections::HashMap<String, Vec<std::rc::Rc<sequence::Seen>>>,
 }

@@ -209,7 +209,7 @@ impl<H: HeapStrategy, S: Solver> Machine<'_, H, S> {
                         }
                         Next::Done(_, Outcome::Cut(why)) => deep |= why.starts_with("precondition-fuse"),
                         // P threw, or a path needed an object beyond the scope: no witness.
-                        Next::Done(..) | Next::Rejected => {}
+                        Next::Done(..) | Next::Rejected | Next::Pruned => {}
                     }
                 }
                 if let Some(h) = hint {

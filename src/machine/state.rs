@@ -165,4 +165,7 @@ pub enum Next<H: HeapStrategy> {
     Done(State<H>, Outcome<H::Ref>),
     /// A state dropped without a trace: its precondition does not hold.
     Rejected,
+    /// A call-sequence prefix dropped without a trace (`machine/sequence.rs`): it threw, or
+    /// an earlier prefix reached the same state.
+    Pruned,
 }

@@ -55,6 +55,7 @@ fn counts(s: &Summary) -> Map<String, Value> {
     m.insert("precondition_searches".into(), json!(s.pre_searches));
     m.insert("beyond_scope".into(), json!(s.beyond_scope));
     m.insert("precondition_max_decisions".into(), json!(s.pre_max_decisions));
+    m.insert("sequences".into(), json!(s.sequences));
     m
 }
 

@@ -46,6 +46,8 @@ pub struct Summary {
     pub pre_searches: u64,
     pub beyond_scope: u64,
     pub pre_max_decisions: u32,
+    /// With `--inputs api`: the call-sequence prefixes kept, pruned and dropped.
+    pub sequences: Option<crate::machine::SequenceStats>,
 }
 
 /// Counts a run.
@@ -71,6 +73,10 @@ pub fn summarize(r: &RunResult, config: &Config, peak_mb: f64) -> Summary {
         pre_searches: r.stats.pre_searches,
         beyond_scope: r.stats.beyond_scope,
         pre_max_decisions: r.stats.pre_max_decisions,
+        sequences: match config.inputs {
+            crate::config::Inputs::Api { .. } => Some(r.stats.sequence.clone()),
+            crate::config::Inputs::Heap => None,
+        },
     }
 }
 

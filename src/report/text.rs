@@ -97,6 +97,9 @@ pub fn tail(s: &Summary, cuts: &BTreeMap<String, Vec<usize>>) -> String {
             s.bounds.precondition_fuse
         );
     }
+    if let Some(q) = &s.sequences {
+        let _ = writeln!(out, "{}", sequences_line(q));
+    }
     if let Some(h) = &s.halted {
         let _ = writeln!(out, "stopped early: {h}; the states still pending are the traces cut by it");
     }
@@ -120,6 +123,18 @@ pub fn id_ranges(ids: &[usize]) -> String {
         i = j + 1;
     }
     parts.join(", ")
+}
+
+/// `sequences of add, remove: 40 prefixes explored, 12 pruned (...), 3 dropped (a call threw)`.
+pub fn sequences_line(q: &crate::machine::SequenceStats) -> String {
+    format!(
+        "sequences of {}: {} prefixes explored, {} pruned (an earlier prefix of no more calls reached the same state), \
+         {} dropped (a call threw)",
+        if q.methods.is_empty() { "no calls".to_string() } else { q.methods.join(", ") },
+        q.prefixes,
+        q.pruned,
+        q.threw
+    )
 }
 
 #[cfg(test)]

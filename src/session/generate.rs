@@ -9,6 +9,7 @@ use crate::Result;
 use crate::classfile::MethodId;
 use crate::config::Strategy;
 use crate::junit::{self, Junit};
+use crate::lower::driver::TEST_CALLS;
 use crate::machine::{Prefer, TraceKind, path_digest};
 use crate::report::Summary;
 
@@ -154,15 +155,25 @@ impl Session {
         let explore = ExploreOptions { prefer, ..ExploreOptions::default() };
         let mut e = self.explore_one(m, strategy, &explore, time, &mut |_, _, _| Ok(true))?;
         let before = e.result.traces.len();
+        let driver = match self.config.inputs {
+            crate::config::Inputs::Api { .. } => self.program.driver_of(m).map(|d| &**d),
+            crate::config::Inputs::Heap => None,
+        };
         if options.tests == TestsPer::Path {
-            let mut tested = HashSet::new();
-            e.result.traces.retain(|t| t.kind == TraceKind::Cut || tested.insert(path_digest(&t.path)));
+            match driver {
+                None => {
+                    let mut tested = HashSet::new();
+                    e.result.traces.retain(|t| t.kind == TraceKind::Cut || tested.insert(path_digest(&t.path)));
+                }
+                Some(d) => keep_sequence_tests(d, &mut e.result.traces),
+            }
         }
         let repeats = before - e.result.traces.len();
         let jopts = junit::Options {
             junit: options.junit,
             precondition: self.config.precondition.as_deref(),
             validity: options.validity.as_deref(),
+            driver,
         };
         let t = junit::emit(&self.program.table, &e.result, &jopts);
         let table = &self.program.table;
@@ -175,6 +186,7 @@ impl Session {
             .flat_map(|o| o.before.keys().chain(o.after.keys()))
             .map(|f| table.class(table.field(*f).owner))
             .filter(|c| c.loaded && (c.jdk || junit::java::is_jdk_package(&c.name.replace('/', "."))))
+            .filter(|_| jopts.driver.is_none()) // sequence tests read no JDK field
             .filter_map(|c| c.name.rsplit_once('/').map(|(pkg, _)| format!("java.base/{}", pkg.replace('/', "."))))
             .collect();
         let test_class =
@@ -191,4 +203,24 @@ impl Session {
             opens,
         })
     }
+}
+
+/// One trace per path of the method under test, with `--inputs api`: the first whose input
+/// takes [`TEST_CALLS`] calls or more, else the first (the cut traces stay, for the report).
+fn keep_sequence_tests(d: &crate::lower::driver::Driver, traces: &mut Vec<crate::machine::Trace>) {
+    use std::collections::HashMap;
+    let mut chosen: HashMap<u128, (usize, bool)> = HashMap::new();
+    for (k, t) in traces.iter().enumerate().filter(|(_, t)| t.kind != TraceKind::Cut) {
+        let big = junit::sequence_calls(d, t) >= TEST_CALLS;
+        let entry = chosen.entry(path_digest(&t.path)).or_insert((k, big));
+        if big && !entry.1 {
+            *entry = (k, true);
+        }
+    }
+    let keep: HashSet<usize> = chosen.values().map(|(k, _)| *k).collect();
+    let mut k = 0;
+    traces.retain(|t| {
+        k += 1;
+        t.kind == TraceKind::Cut || keep.contains(&(k - 1))
+    });
 }

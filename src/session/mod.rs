@@ -15,7 +15,7 @@ mod targets;
 use crate::Result;
 use crate::budget::{Budget, Stop, peak_mb};
 use crate::classfile::ClassPath;
-use crate::config::{Config, ObjectInputs, Strategy};
+use crate::config::{Config, Inputs, ObjectInputs, Strategy};
 use crate::heap::{lazier::Lazier, lazy::Lazy, pose::Pose, uber::Uber};
 use crate::lower::Program;
 use crate::machine::{RunResult, explore_into, replay};
@@ -58,6 +58,8 @@ pub type TraceSink<'a> = &'a mut dyn FnMut(&ClassTable, &RunInfo, &Trace) -> Res
 pub struct Session {
     program: Program,
     config: Config,
+    /// Why a method has no call-sequence driver (`--inputs api`), by method.
+    driver_errors: std::collections::BTreeMap<MethodId, crate::Error>,
     progress: Option<Box<dyn FnMut(&Progress)>>,
     stop: Stop,
 }
@@ -68,7 +70,13 @@ impl Session {
     pub fn open(cp: &str, config: Config) -> Result<Session> {
         let path = ClassPath::open(cp)?;
         let table = ClassTable::load_with_jdk(&path, config.jdk.as_deref())?;
-        Ok(Session { program: Program::new(table), config, progress: None, stop: Stop::new() })
+        Ok(Session {
+            program: Program::new(table),
+            config,
+            driver_errors: Default::default(),
+            progress: None,
+            stop: Stop::new(),
+        })
     }
 
     /// The switch that stops every run of this session (a signal handler turns it on): the
@@ -190,7 +198,17 @@ impl Session {
         let budget = Budget::lasting(limit, config.bounds.max_memory_mb, self.stop.clone());
         config.bounds.time_limit_s = budget.time_limit_s;
         let options = ExploreOptions { budget: Some(budget.clone()), ..options.clone() };
-        let result = analyze(&self.program, m, &config, options, &budget, on_trace)?;
+        let entry = match &config.inputs {
+            Inputs::Heap => m,
+            Inputs::Api { .. } => match (self.program.driver_of(m), self.driver_errors.get(&m)) {
+                (Some(d), _) => d.method,
+                (None, Some(e)) => return Err(e.clone()),
+                (None, None) => {
+                    return Err(crate::Error::Usage(format!("internal: no driver for {}", self.method_name(m))));
+                }
+            },
+        };
+        let result = analyze(&self.program, entry, &config, options, &budget, on_trace)?;
         let summary = summarize(&result, &config, peak_mb());
         Ok(Exploration { result, summary })
     }
@@ -207,7 +225,16 @@ impl Session {
         self.check_flags(entries, None)?;
         let mut all = entries.to_vec();
         all.extend(self.preconditions(entries)?);
-        self.program.lower_reachable(&all)
+        self.program.lower_reachable(&all)?;
+        if let Inputs::Api { max_calls, methods } = &self.config.inputs {
+            let settings = crate::lower::driver::Settings { max_calls: *max_calls, methods: methods.clone() };
+            for m in entries {
+                if let Err(e) = self.program.install_driver(*m, &settings) {
+                    self.driver_errors.insert(*m, e);
+                }
+            }
+        }
+        Ok(())
     }
 }
 

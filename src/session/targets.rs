@@ -75,6 +75,19 @@ impl Session {
     /// under `--precondition` must have a receiver.
     pub fn check_flags(&self, methods: &[MethodId], validity: Option<&str>) -> Result<()> {
         let t = &self.program.table;
+        if let crate::config::Inputs::Api { .. } = self.config.inputs {
+            if let Some(p) = &self.config.precondition {
+                return Err(Error::Usage(format!(
+                    "--precondition {p} filters input heaps; with --inputs api every input is built by calls \
+                     (use --validity {p} to record whether each satisfies it)"
+                )));
+            }
+            if self.config.check_models {
+                return Err(Error::Usage(
+                    "--check-models replays heap inputs; it does not apply to --inputs api".into(),
+                ));
+            }
+        }
         for m in methods {
             let md = t.method(*m);
             if let Some(p) = &self.config.precondition {

@@ -242,4 +242,74 @@ impl TermPool {
     pub fn var(&mut self, name: &str, sort: Sort) -> Term {
         self.intern(Node::Var(Rc::from(name), sort), sort)
     }
+
+    /// `t` with each symbol that `map` names (by term id) replaced, simplified as it is rebuilt.
+    pub fn substitute(&mut self, t: &Term, map: &HashMap<u32, Term>) -> Term {
+        let mut memo: HashMap<u32, Term> = HashMap::new();
+        self.substitute_in(t, map, &mut memo)
+    }
+
+    fn substitute_in(&mut self, t: &Term, map: &HashMap<u32, Term>, memo: &mut HashMap<u32, Term>) -> Term {
+        if let Some(x) = map.get(&t.id()).or_else(|| memo.get(&t.id())) {
+            return x.clone();
+        }
+        let mut sub = |pool: &mut TermPool, x: &Term| pool.substitute_in(x, map, memo);
+        let out = match t.node().clone() {
+            Node::Bool(_) | Node::Bv(..) | Node::Var(..) => t.clone(),
+            Node::Not(a) => {
+                let a = sub(self, &a);
+                self.not(&a)
+            }
+            Node::And(xs) => {
+                let xs: Vec<Term> = xs.iter().map(|x| sub(self, x)).collect();
+                self.and(&xs)
+            }
+            Node::Or(xs) => {
+                let xs: Vec<Term> = xs.iter().map(|x| sub(self, x)).collect();
+                self.or(&xs)
+            }
+            Node::Ite(c, a, b) => {
+                let (c, a, b) = (sub(self, &c), sub(self, &a), sub(self, &b));
+                self.ite(&c, &a, &b)
+            }
+            Node::Eq(a, b) => {
+                let (a, b) = (sub(self, &a), sub(self, &b));
+                self.eq(&a, &b)
+            }
+            Node::Bin(op, a, b) => {
+                let (a, b) = (sub(self, &a), sub(self, &b));
+                self.bin(op, &a, &b)
+            }
+            Node::Neg(a) => {
+                let a = sub(self, &a);
+                self.neg(&a)
+            }
+            Node::Cmp(op, a, b) => {
+                let (a, b) = (sub(self, &a), sub(self, &b));
+                self.cmp(op, &a, &b)
+            }
+            Node::SExt(n, a) => {
+                let a = sub(self, &a);
+                self.sext(n, &a)
+            }
+            Node::ZExt(n, a) => {
+                let a = sub(self, &a);
+                self.zext(n, &a)
+            }
+            Node::Extract(h, l, a) => {
+                let a = sub(self, &a);
+                self.extract(h, l, &a)
+            }
+            Node::Select(a, i) => {
+                let (a, i) = (sub(self, &a), sub(self, &i));
+                self.select(&a, &i)
+            }
+            Node::Store(a, i, v) => {
+                let (a, i, v) = (sub(self, &a), sub(self, &i), sub(self, &v));
+                self.store(&a, &i, &v)
+            }
+        };
+        memo.insert(t.id(), out.clone());
+        out
+    }
 }
