@@ -59,7 +59,7 @@ FUSE = ["--precondition-fuse", PRE_FUSE] if PRE_FUSE else []
 REPOK_OBJECTS = os.environ.get("BENCH_REPOK_OBJECTS", "5")
 STRATEGIES = ["lazy", "lazier", "uber", "pose"]
 PRECONDITIONS = ["none", "repOK", "api"]  # "api": no precondition, inputs built by calls
-EXTRA = ["solver_ms", "branches", "missed"]  # kept in the parts, not in results/bench.csv
+EXTRA = ["solver_ms", "branches", "missed", "prefixes", "pruned"]  # kept in the parts, not in results/bench.csv
 COLUMNS = ["class", "method", "strategy", "precondition", "traces", "paths", "exceptional", "cut",
            "solver_queries", "time_ms", "peak_mb", "tests", "tests_passed", "valid_pct", "branch_cov_pct"]
 JACOCO_CP = ":".join(f"{J}/{j}" for j in ["org.jacoco.core.jar", "asm.jar", "asm-commons.jar", "asm-tree.jar"])
@@ -181,6 +181,8 @@ def bench_class(cls, out_csv):
                         "tests_passed": p if t else 0, "valid_pct": round(100.0 * v / n, 1) if n else "",
                         "branch_cov_pct": cov, "solver_ms": st.get("solver_ms", 0), "branches": f"{covered}/{total}",
                         "missed": json.dumps(missed, sort_keys=True),
+                        "prefixes": (st.get("sequences") or {}).get("prefixes", ""),
+                        "pruned": (st.get("sequences") or {}).get("pruned", ""),
                     })
     with open(out_csv, "w", newline="") as f:
         w = csv.DictWriter(f, fieldnames=COLUMNS + EXTRA)
@@ -250,6 +252,17 @@ def api_summary(rows):
             continue
         (tr, _, vr, br), (ta, pa, va, ba) = cells["repOK"], cells["api"]
         md.append(f"| {cls} | {tr} | {ta} | {pa} | {vr} | {va} | {br} | {ba} |")
+    md += ["", "Per method (uber): program paths without a precondition (heap inputs), under repOK, and with "
+           "inputs built by calls; the call-sequence prefixes the api run explored and pruned, and its time.", "",
+           "| class | method | paths none | paths repOK | paths api | prefixes | pruned | time_ms api |",
+           "|---|---|---:|---:|---:|---:|---:|---:|"]
+    by = {(r["class"], r["method"], r["precondition"]): r for r in rows if r["strategy"] == "uber"}
+    for (cls, method, pre), r in by.items():
+        if pre != "api":
+            continue
+        none, rep = by.get((cls, method, "none"), {}), by.get((cls, method, "repOK"), {})
+        md.append(f"| {cls} | {method} | {none.get('paths', '')} | {rep.get('paths', '')} | {r['paths']} | "
+                  f"{r.get('prefixes') or ''} | {r.get('pruned') or ''} | {r['time_ms']} |")
     return md
 
 
