@@ -188,6 +188,11 @@ fn api_inputs_of_java_util_and_tree_list_need_no_add_opens() {
             }
         }
         assert_eq!(files, specs.len(), "{stdout}");
+        if cp == util {
+            // A list's contents after the call, through its public API.
+            let src = std::fs::read_to_string(out.join("uberlazy/gen/java/util/LinkedList_add_1Test.java")).unwrap();
+            assert!(src.contains("= (Object[]) r.toArray();") && src.contains("r.size());"), "{src}");
+        }
         junit_passes(&out, cp);
     }
 }

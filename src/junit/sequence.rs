@@ -22,8 +22,7 @@ use crate::machine::{Choice, RunResult, Trace, TraceKind};
 const RECEIVER: &str = "r";
 
 /// An argument of a call in a test.
-fn argument(table: &ClassTable, c: &Concrete, a: &crate::lower::driver::Arg) -> String {
-    let _ = table;
+fn argument(c: &Concrete, a: &crate::lower::driver::Arg) -> String {
     let v = c.args.get(a.param).cloned().unwrap_or(CVal::Int(0));
     let x = match v {
         CVal::Int(x) | CVal::Long(x) => x,
@@ -43,7 +42,7 @@ fn shown(c: &Concrete, a: &crate::lower::driver::Arg) -> String {
 
 /// `name(arg, ...)` of a site with the model's arguments (as code, or as a comment shows them).
 fn call_text(table: &ClassTable, c: &Concrete, site: &Site, code: bool) -> String {
-    let args: Vec<String> = site.args.iter().map(|a| if code { argument(table, c, a) } else { shown(c, a) }).collect();
+    let args: Vec<String> = site.args.iter().map(|a| if code { argument(c, a) } else { shown(c, a) }).collect();
     format!("{}({})", table.method(site.method).name, args.join(", "))
 }
 
@@ -103,7 +102,7 @@ impl Target<'_> {
         for site in calls(d, t) {
             let md = table.method(site.method);
             if md.name == "<init>" {
-                let args: Vec<String> = site.args.iter().map(|a| argument(table, c, a)).collect();
+                let args: Vec<String> = site.args.iter().map(|a| argument(c, a)).collect();
                 let _ = writeln!(s, "{indent}{class_ty} {RECEIVER} = new {class_ty}({});", args.join(", "));
             } else {
                 let _ = writeln!(s, "{indent}{RECEIVER}.{};", call_text(table, c, site, true));

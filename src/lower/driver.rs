@@ -11,7 +11,7 @@
 //! one. Every call before the method under test is covered by a handler to the driver's
 //! `threw` block, where the machine drops the state (a prefix that throws builds no input).
 //! The receiver is kept in a static field of the synthetic class (`Sequence.receiver`) so
-//! that the concrete heap of a trace reaches it; observers (`size()`, for classes whose
+//! that the concrete heap of a trace reaches it; observers (`size()`, `toArray()`, for classes whose
 //! fields a test cannot read) run after the call and keep their values in static fields too.
 
 use crate::classfile::{ClassId, ClassTable, FieldId, JType, MethodDesc, MethodId, access};
@@ -79,6 +79,8 @@ pub struct Driver {
     pub call: Site,
     /// No-argument observers run after the call, with the static field holding each result.
     pub observers: Vec<(MethodId, FieldId)>,
+    /// The switch that starts the observers (its decision ends the tested path).
+    pub observe_pc: Option<u32>,
     /// Where a call of the prefix that throws goes: the machine drops such states.
     pub threw: BlockId,
     /// The mutators a step may call (for reports).
@@ -326,7 +328,10 @@ impl super::Program {
                 .into_iter()
                 .filter(|m| {
                     let md = table.method(*m);
-                    md.name == "size" && md.desc.params.is_empty() && md.desc.ret == Some(JType::Int)
+                    let objects = Some(JType::Array(Box::new(JType::object())));
+                    md.desc.params.is_empty()
+                        && ((md.name == "size" && md.desc.ret == Some(JType::Int))
+                            || (md.name == "toArray" && md.desc.ret == objects))
                 })
                 .collect()
         } else {
@@ -445,15 +450,26 @@ impl super::Program {
             Some(x) => b.push(mut_block, Stmt::Assign(x, Expr::Invoke(invoke))),
             None => b.push(mut_block, Stmt::Invoke(invoke)),
         }
+        // The observers run after a switch of one case: its decision ends the tested path, so
+        // the observers' own decisions (toArray's loop) are no part of it.
+        let mut observe_pc = None;
+        let last = if observers.is_empty() {
+            mut_block
+        } else {
+            let obs = b.block();
+            let key = Operand::Const(Const::Int(0));
+            observe_pc = Some(b.end(mut_block, Terminator::Switch { key, cases: Vec::new(), default: obs }));
+            obs
+        };
         for (m, f) in &observers {
             let ty = table.field(*f).ty.clone();
             let v = b.local(format!("observed_{}", table.method(*m).name), ty);
             let call =
                 Call { kind: InvokeKind::Virtual, method: method_ref(table, *m, class), args: vec![Operand::Local(r)] };
-            b.push(mut_block, Stmt::Assign(v, Expr::Invoke(call)));
-            b.push(mut_block, Stmt::PutStatic(field_ref(table, *f), Operand::Local(v)));
+            b.push(last, Stmt::Assign(v, Expr::Invoke(call)));
+            b.push(last, Stmt::PutStatic(field_ref(table, *f), Operand::Local(v)));
         }
-        b.end(mut_block, Terminator::Return(result.map(Operand::Local)));
+        b.end(last, Terminator::Return(result.map(Operand::Local)));
         let body = Body { method, locals: b.locals, param_count: params.names.len(), blocks: b.blocks };
         let driver = std::rc::Rc::new(Driver {
             method,
@@ -466,6 +482,7 @@ impl super::Program {
             steps,
             call,
             observers,
+            observe_pc,
             threw,
             mutators,
         });

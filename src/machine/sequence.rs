@@ -51,15 +51,27 @@ impl<H: HeapStrategy, S: Solver> Machine<'_, H, S> {
     /// (a trace cut before the call), and without a driver nothing is.
     fn tested_from(&self, path: &[Decision]) -> usize {
         let Some(d) = &self.driver else { return 0 };
-        match path.iter().rposition(|x| x.method == d.method) {
+        let marker = |x: &Decision| x.method == d.method && Some(x.pc) != d.observe_pc;
+        match path.iter().rposition(marker) {
             Some(i) if matches!(path.get(i).map(|x| &x.choice), Some(Choice::Case(None))) => i + 1,
             _ => path.len(),
         }
     }
 
+    /// Where in `path` the method under test ended: at the driver's observe switch, if the
+    /// path reached it (the observers' decisions after it are no part of the tested path).
+    fn tested_to(&self, path: &[Decision]) -> usize {
+        let Some(d) = &self.driver else { return path.len() };
+        match d.observe_pc {
+            Some(pc) => path.iter().rposition(|x| x.method == d.method && x.pc == pc).unwrap_or(path.len()),
+            None => path.len(),
+        }
+    }
+
     /// The decisions of the method under test in `path` (all of it without a driver).
     pub(super) fn tested_part<'a>(&self, path: &'a [Decision]) -> &'a [Decision] {
-        path.get(self.tested_from(path)..).unwrap_or_default()
+        let to = self.tested_to(path);
+        path.get(self.tested_from(path).min(to)..to).unwrap_or_default()
     }
 
     /// Whether the switch with these targets (the default last) is a driver's step switch.
@@ -97,6 +109,8 @@ impl<H: HeapStrategy, S: Solver> Machine<'_, H, S> {
 
     /// `path` as (prefix, path of the method under test).
     pub(super) fn split_path(&self, mut path: Vec<Decision>) -> (Vec<Decision>, Vec<Decision>) {
+        let to = self.tested_to(&path);
+        path.truncate(to);
         let at = self.tested_from(&path);
         let tested = path.split_off(at);
         (path, tested)
