@@ -70,7 +70,8 @@ pub struct Driver {
     pub receiver: Option<FieldId>,
     /// The driver's local that holds the receiver.
     pub receiver_local: Option<LocalId>,
-    /// Public constructors; with several, the switch at `ctor_pc` picks one.
+    /// Public constructors; with several, the switch at `ctor_pc` picks one (case `k` picks
+    /// `ctors[k]`, the default `ctors[0]`).
     pub ctors: Vec<Site>,
     pub ctor_pc: Option<u32>,
     /// Steps 1..=N, then the last switch (no calls).
@@ -102,7 +103,7 @@ impl Driver {
         let mut steps = Vec::new();
         for (pc, case) in decisions {
             if Some(pc) == self.ctor_pc {
-                ctor = case.and_then(|k| self.ctors.get(usize::try_from(k).ok()?));
+                ctor = self.ctors.get(case.and_then(|k| usize::try_from(k).ok()).unwrap_or(0));
             } else if let Some(s) = self.steps.iter().find(|s| s.pc == pc)
                 && let Some(site) = case.and_then(|k| s.calls.get(usize::try_from(k).ok()?))
             {
@@ -144,8 +145,20 @@ fn buildable(ty: &JType) -> Option<bool> {
     }
 }
 
-/// Methods no sequence calls: `Object`'s and those that copy or compare the receiver.
-const NEVER: &[&str] = &["clone", "equals", "hashCode", "toString", "finalize", "readObject", "writeObject"];
+/// Methods no sequence calls by default: `Object`'s, those that copy or compare the receiver,
+/// and capacity management, which changes no state a caller sees (and with a symbolic
+/// argument makes array lengths symbolic).
+const NEVER: &[&str] = &[
+    "clone",
+    "equals",
+    "hashCode",
+    "toString",
+    "finalize",
+    "readObject",
+    "writeObject",
+    "ensureCapacity",
+    "trimToSize",
+];
 
 /// The IR under construction.
 struct Builder {
@@ -277,7 +290,7 @@ impl super::Program {
             if c.is_interface() || c.is_abstract() {
                 return Err(unusable(table, target, "its class is abstract, so no constructor builds a receiver"));
             }
-            let ctors: Vec<MethodId> = c
+            let mut ctors: Vec<MethodId> = c
                 .methods
                 .iter()
                 .copied()
@@ -288,6 +301,13 @@ impl super::Program {
                         && md.desc.params.iter().all(|p| buildable(p).is_some())
                 })
                 .collect();
+            // The no-argument constructor when there is one (a capacity argument only makes
+            // states no call can tell apart, and symbolic array lengths), else every one, the
+            // simplest first.
+            ctors.sort_by_key(|m| table.method(*m).desc.params.len());
+            if ctors.first().is_some_and(|m| table.method(*m).desc.params.is_empty()) {
+                ctors.truncate(1);
+            }
             if ctors.is_empty() {
                 return Err(unusable(
                     table,
@@ -324,7 +344,7 @@ impl super::Program {
             ["java/", "javax/", "jdk/", "sun/"].iter().any(|p| name.starts_with(p))
         };
         let observer_methods: Vec<MethodId> = if jdk_class && !tm.is_static() {
-            public_methods(table, class)
+            let candidates: Vec<MethodId> = public_methods(table, class)
                 .into_iter()
                 .filter(|m| {
                     let md = table.method(*m);
@@ -333,7 +353,10 @@ impl super::Program {
                         && ((md.name == "size" && md.desc.ret == Some(JType::Int))
                             || (md.name == "toArray" && md.desc.ret == objects))
                 })
-                .collect()
+                .collect();
+            // An observer that would stop at code neither loaded nor modelled would cut every
+            // trace after the call: such an observer is not run.
+            candidates.into_iter().filter(|m| self.runs_to_the_end(*m)).collect()
         } else {
             Vec::new()
         };
@@ -380,7 +403,8 @@ impl super::Program {
         let mut ctor_pc = None;
         match (ctor_choice, ctor_blocks.as_slice()) {
             (Some(p), _) => {
-                let cases = ctor_blocks.iter().enumerate().map(|(k, blk)| (k as i32, *blk)).collect();
+                // Constructor 0 is the default (so no two decisions pick one constructor).
+                let cases = ctor_blocks.iter().enumerate().skip(1).map(|(k, blk)| (k as i32, *blk)).collect();
                 let default = ctor_blocks.first().copied().unwrap_or(threw);
                 ctor_pc =
                     Some(b.end(entry, Terminator::Switch { key: Operand::Local(LocalId(p as u32)), cases, default }));
@@ -531,6 +555,45 @@ impl super::Program {
             }
         }
         Ok(out)
+    }
+
+    /// Whether every call `m` may make (within a bounded number of methods) has code or a
+    /// model of `crate::models`, so that running it never ends a trace for want of one.
+    fn runs_to_the_end(&mut self, m: MethodId) -> bool {
+        let mut work = vec![m];
+        let mut seen = std::collections::BTreeSet::from([m]);
+        while let Some(x) = work.pop() {
+            if seen.len() > 200 {
+                return false;
+            }
+            let Ok(body) = self.lower(x) else { return false };
+            for b in &body.blocks {
+                for i in &b.instrs {
+                    let (Stmt::Invoke(call) | Stmt::Assign(_, Expr::Invoke(call))) = &i.stmt else { continue };
+                    let desc = call.method.desc.descriptor();
+                    let table = &self.table;
+                    let modelled = table
+                        .superclasses(call.method.owner)
+                        .iter()
+                        .any(|c| crate::models::lookup(&table.class(*c).name, &call.method.name, &desc).is_some())
+                        || table.java_model(call.method.owner, &call.method.name, &call.method.desc).is_some();
+                    if modelled {
+                        continue;
+                    }
+                    match table.resolve_method(call.method.owner, &call.method.name, &call.method.desc) {
+                        Some(t) if table.method(t).has_code => {
+                            if seen.insert(t) {
+                                work.push(t);
+                            }
+                        }
+                        // Abstract: the override a receiver selects is looked at where it is loaded.
+                        Some(t) if table.method(t).is_abstract() => {}
+                        _ => return false,
+                    }
+                }
+            }
+        }
+        true
     }
 
     /// Whether `m`, or a method of `classes` that it may call, writes a field declared by one of `classes` (looked at within a bounded number of
