@@ -77,7 +77,7 @@ pub struct Options<'a> {
 
 /// The calls after the constructor that built the input of a trace of driver `d`.
 pub fn sequence_calls(d: &crate::lower::driver::Driver, t: &crate::machine::Trace) -> usize {
-    sequence::calls(d, t).iter().filter(|s| !d.ctors.contains(s)).count()
+    d.calls_after_constructor(crate::machine::driver_decisions(d, &t.prefix))
 }
 
 /// Emits the test class for one explored method.

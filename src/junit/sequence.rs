@@ -16,7 +16,7 @@ use super::oracle::Oracle;
 use crate::classfile::{ClassTable, JType};
 use crate::heap::{CVal, Concrete};
 use crate::lower::driver::{Driver, Site};
-use crate::machine::{Choice, RunResult, Trace, TraceKind};
+use crate::machine::{RunResult, Trace, TraceKind, driver_decisions};
 
 /// The variable of the receiver in a test.
 const RECEIVER: &str = "r";
@@ -48,13 +48,7 @@ fn call_text(table: &ClassTable, c: &Concrete, site: &Site, code: bool) -> Strin
 
 /// The calls that built a trace's input: the constructor first.
 pub(super) fn calls<'d>(d: &'d Driver, t: &Trace) -> Vec<&'d Site> {
-    d.calls(t.prefix.iter().filter(|x| x.method == d.method).map(|x| {
-        let case = match x.choice {
-            Choice::Case(k) => k,
-            _ => None,
-        };
-        (x.pc, case)
-    }))
+    d.calls(driver_decisions(d, &t.prefix))
 }
 
 /// `new SinglyLinkedList(), then addFirst(1), addFirst(2)`.

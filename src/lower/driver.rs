@@ -97,6 +97,12 @@ impl Driver {
 
     /// The calls a trace's driver decisions (offset and switch case, in order) made before
     /// the method under test: the constructor first.
+    /// How many calls after the constructor the driver decisions (offset and switch case)
+    /// made before the method under test.
+    pub fn calls_after_constructor(&self, decisions: impl IntoIterator<Item = (u32, Option<i32>)>) -> usize {
+        decisions.into_iter().filter(|(pc, case)| case.is_some() && self.steps.iter().any(|s| s.pc == *pc)).count()
+    }
+
     pub fn calls(&self, decisions: impl IntoIterator<Item = (u32, Option<i32>)>) -> Vec<&Site> {
         let mut out = Vec::new();
         let mut ctor = if self.ctor_pc.is_none() { self.ctors.first() } else { None };

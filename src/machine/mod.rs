@@ -33,7 +33,7 @@ use crate::solver::{Solver, SolverStats};
 use crate::term::{Term, TermPool};
 
 pub use explore::{explore, explore_into};
-pub use sequence::SequenceStats;
+pub use sequence::{SequenceStats, driver_decisions};
 
 /// What a program decision chose.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]

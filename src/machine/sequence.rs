@@ -87,13 +87,8 @@ impl<H: HeapStrategy, S: Solver> Machine<'_, H, S> {
     pub(super) fn test_key(&self, path: &[Decision]) -> u128 {
         let digest = super::path_digest(self.tested_part(path));
         let Some(d) = &self.driver else { return digest };
-        let from = self.tested_from(path);
-        let prefix = path.get(..from).unwrap_or_default();
-        let calls = prefix
-            .iter()
-            .filter(|x| x.method == d.method && d.steps.iter().any(|s| s.pc == x.pc))
-            .filter(|x| matches!(x.choice, Choice::Case(Some(_))))
-            .count();
+        let prefix = path.get(..self.tested_from(path)).unwrap_or_default();
+        let calls = d.calls_after_constructor(driver_decisions(d, prefix));
         digest ^ u128::from(calls >= crate::lower::driver::TEST_CALLS)
     }
 
@@ -373,6 +368,14 @@ pub(crate) struct Seen {
 
 /// How many states of one shape are kept as candidates to subsume later ones.
 const MAX_SEEN_PER_SHAPE: usize = 8;
+
+/// The decisions of driver `d` in `path` as its switches see them: offset and case.
+pub fn driver_decisions<'a>(d: &'a Driver, path: &'a [Decision]) -> impl Iterator<Item = (u32, Option<i32>)> + 'a {
+    path.iter().filter(move |x| x.method == d.method).map(|x| match x.choice {
+        Choice::Case(k) => (x.pc, k),
+        _ => (x.pc, None),
+    })
+}
 
 /// Writes `t` with its symbols renamed in the order they are first met (`names`).
 fn render(t: &Term, names: &mut Names, out: &mut String) {
