@@ -199,7 +199,8 @@ pub trait HeapStrategy {
     ) -> Result<(Self::Ref, Vec<Term>)>;
 
     /// A new object (`new C`) or array (`len` given) with default field/element values.
-    fn alloc(&self, cx: &mut Ctx<'_>, heap: &mut Self::Heap, kind: ObjKind, len: Option<Term>) -> Self::Ref;
+    /// Fails only when the strategy cannot number another object in the trace.
+    fn alloc(&self, cx: &mut Ctx<'_>, heap: &mut Self::Heap, kind: ObjKind, len: Option<Term>) -> Result<Self::Ref>;
 
     /// Splits a reference about to be dereferenced into null / non-null.
     fn null_split(&self, cx: &mut Ctx<'_>, heap: &Self::Heap, r: &Self::Ref) -> Result<Vec<Alt<Self::Heap, Nullness>>>;

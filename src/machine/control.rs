@@ -456,7 +456,7 @@ impl<H: HeapStrategy, S: Solver> Machine<'_, H, S> {
             name: class.to_string(),
             context: Some("the machine's exception model".into()),
         })?;
-        let r = self.strategy.alloc(cx!(self), &mut st.heap, ObjKind::Class(id), None);
+        let r = self.strategy.alloc(cx!(self), &mut st.heap, ObjKind::Class(id), None)?;
         self.unwind(st, r, id)
     }
 

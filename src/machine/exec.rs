@@ -144,7 +144,7 @@ impl<H: HeapStrategy, S: Solver> Machine<'_, H, S> {
 
     pub(super) fn literal_object(&mut self, st: &mut State<H>, class: &str) -> Result<Value<H::Ref>> {
         let id = self.program.table.lookup(class).ok_or_else(|| self.fault(st, &format!("literals of {class}")))?;
-        Ok(Value::Ref(self.strategy.alloc(cx!(self), &mut st.heap, ObjKind::Class(id), None)))
+        Ok(Value::Ref(self.strategy.alloc(cx!(self), &mut st.heap, ObjKind::Class(id), None)?))
     }
 
     /// An int or long operand as a term.

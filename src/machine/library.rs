@@ -169,7 +169,7 @@ impl<H: HeapStrategy, S: Solver> Machine<'_, H, S> {
             return Err(Error::MissingClass { name: class.to_string(), context: Some("library model".into()) });
         };
         let mut st = st;
-        let r = self.strategy.alloc(cx!(self), &mut st.heap, crate::heap::ObjKind::Class(cid), None);
+        let r = self.strategy.alloc(cx!(self), &mut st.heap, crate::heap::ObjKind::Class(cid), None)?;
         let mut all = vec![Value::Ref(r.clone())];
         all.extend(args.iter().cloned());
         let next = self.set_fields(st, None, &all, class, &[(1, "value")])?;

@@ -146,7 +146,7 @@ impl<H: HeapStrategy, S: Solver> Machine<'_, H, S> {
             Ok(s) => s,
             Err(pushed) => return Ok(vec![pushed]),
         };
-        let r = self.strategy.alloc(cx!(self), &mut st.heap, ObjKind::Class(c), None);
+        let r = self.strategy.alloc(cx!(self), &mut st.heap, ObjKind::Class(c), None)?;
         Ok(vec![self.produce(st, dst, Value::Ref(r))])
     }
 
@@ -174,7 +174,8 @@ impl<H: HeapStrategy, S: Solver> Machine<'_, H, S> {
             let fits = self.terms.cmp(BvCmp::Sle, &n, &most);
             for (mut s, small) in self.split(s, &fits) {
                 if small {
-                    let r = self.strategy.alloc(cx!(self), &mut s.heap, ObjKind::Array(elem.clone()), Some(n.clone()));
+                    let r =
+                        self.strategy.alloc(cx!(self), &mut s.heap, ObjKind::Array(elem.clone()), Some(n.clone()))?;
                     next.push(self.produce(s, dst, Value::Ref(r)));
                 }
             }

@@ -45,7 +45,7 @@ impl<H: HeapStrategy, S: Solver> Machine<'_, H, S> {
     /// A new string holding `text` (length -1 when it is computed or too long to model).
     pub(super) fn new_string(&mut self, st: &mut State<H>, text: Option<&str>) -> Result<Value<H::Ref>> {
         let id = self.program.table.lookup(STRING).ok_or_else(|| self.fault(st, "literals of java/lang/String"))?;
-        let r = self.strategy.alloc(super::control::cx!(self), &mut st.heap, ObjKind::Class(id), None);
+        let r = self.strategy.alloc(super::control::cx!(self), &mut st.heap, ObjKind::Class(id), None)?;
         let units: Option<Vec<u16>> = text.map(|t| t.encode_utf16().collect());
         let fields = self.string_fields()?;
         let mut values = Vec::with_capacity(fields.len());

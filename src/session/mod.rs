@@ -238,8 +238,10 @@ impl Session {
     }
 }
 
+/// The solver of one exploration: comparisons over value sets are lifted unless a
+/// precondition makes queries prove scope bounds ([`Z3Solver::new`]).
 fn solver(config: &Config) -> ModelCache<Z3Solver> {
-    ModelCache::new(Z3Solver::new(config.solver_timeout_ms))
+    ModelCache::new(Z3Solver::new(config.solver_timeout_ms, config.precondition.is_none()))
 }
 
 /// Explores `method` with the configured strategy; with `check_models`, replays each trace

@@ -47,8 +47,8 @@ impl HeapStrategy for Lazy {
         ops::input(cx, heap, name, ty, receiver)
     }
 
-    fn alloc(&self, cx: &mut Ctx<'_>, heap: &mut LazyHeap, kind: ObjKind, len: Option<Term>) -> LRef {
-        ops::alloc(cx, heap, kind, len)
+    fn alloc(&self, cx: &mut Ctx<'_>, heap: &mut LazyHeap, kind: ObjKind, len: Option<Term>) -> Result<LRef> {
+        Ok(ops::alloc(cx, heap, kind, len))
     }
 
     fn null_split(&self, cx: &mut Ctx<'_>, heap: &LazyHeap, r: &LRef) -> Result<Vec<Alt<LazyHeap, Nullness>>> {

@@ -509,7 +509,7 @@ impl HeapStrategy for Pose {
         Ok((s.var, assume))
     }
 
-    fn alloc(&self, cx: &mut Ctx<'_>, heap: &mut PoseHeap, kind: ObjKind, len: Option<Term>) -> Term {
+    fn alloc(&self, cx: &mut Ctx<'_>, heap: &mut PoseHeap, kind: ObjKind, len: Option<Term>) -> Result<Term> {
         let fields = fields_of(cx.table, &kind)
             .into_iter()
             .map(|f| {
@@ -523,7 +523,7 @@ impl HeapStrategy for Pose {
         };
         let name = format!("new{}", heap.allocs.len() + 1);
         heap.allocs.push(Alloc { kind, name, fields, len, prims, refs: BTreeMap::new() });
-        cx.terms.int((ALLOC_BASE + heap.allocs.len() as i64 - 1) as i32)
+        Ok(cx.terms.int((ALLOC_BASE + heap.allocs.len() as i64 - 1) as i32))
     }
 
     fn null_split(&self, cx: &mut Ctx<'_>, heap: &PoseHeap, r: &Term) -> Result<Vec<Alt<PoseHeap, Nullness>>> {

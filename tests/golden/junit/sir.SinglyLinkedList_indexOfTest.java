@@ -26,7 +26,7 @@ public class SinglyLinkedList_indexOfTest {
     }
 
     /**
-     * Input: new SinglyLinkedList(), then addFirst(4); called with 10.
+     * Input: new SinglyLinkedList(), then addFirst(4); called with 9.
      * Path: line 49 true; line 50 false; line 49 false.
      * Outcome: returns -1.
      */
@@ -34,7 +34,7 @@ public class SinglyLinkedList_indexOfTest {
     public void trace1_returns() throws Throwable {
         sir.SinglyLinkedList r = new sir.SinglyLinkedList();
         r.addFirst(4);
-        int result = r.indexOf(10);
+        int result = r.indexOf(9);
         assertEquals(-1, result);
         Object n1 = Heap.get(r, "sir.SinglyLinkedList.head");
         assertTrue(Heap.isNew(n1, "sir.SllNode", r), "n1 is a new sir.SllNode");

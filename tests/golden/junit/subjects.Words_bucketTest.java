@@ -23,14 +23,14 @@ public class Words_bucketTest {
     }
 
     /**
-     * Input: key = o0 ("m").
+     * Input: key = o0 ("c").
      * Path: no decision.
-     * Outcome: returns 1.
+     * Outcome: returns 3.
      */
     @Test
     public void trace1_returns() throws Throwable {
-        String o0 = "m";
+        String o0 = "c";
         int result = subjects.Words.bucket(o0);
-        assertEquals(1, result);
+        assertEquals(3, result);
     }
 }
