@@ -2,6 +2,7 @@
 # hasNull with bound N = 4, 8, 16, 32, 64 (the POSE paper's Chain pattern) for every
 # strategy: traces, solver queries and time. uber needs N + 2 traces; lazy grows
 # quadratically. usage: tools/bench-scale.sh [N...]   (prints a markdown table)
+# BENCH_SCALE_STRATEGIES picks the strategies (default: lazy lazier uber pose).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 BIN=$PWD/target/release/uberlazy
@@ -26,7 +27,7 @@ echo "|---:|---|---:|---:|---:|---:|"
 # is shared, and a millisecond of noise is a large share of uber's times.
 RUNS=${BENCH_SCALE_RUNS:-3}
 for n in $NS; do
-    for s in lazy lazier uber pose; do
+    for s in ${BENCH_SCALE_STRATEGIES:-lazy lazier uber pose}; do
         runs=()
         for _ in $(seq "$RUNS"); do
             # `compare --format json` carries the counts without the trace list.
