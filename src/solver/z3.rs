@@ -275,13 +275,18 @@ impl Z3Solver {
     /// path share (Z3 hash-conses them), instead of one 32-bit multiplexer and comparator per
     /// read. Only while the lifted form has at most [`LIFT_LEAVES`] comparisons.
     fn lifted(&self, a: &Term, b: &Term, cmp: &mut dyn FnMut(&BV, &BV) -> Bool) -> Bool {
-        fn leaves(t: &Term) -> usize {
+        /// The leaves of `t`'s if-then-else tree, counted only up to just over `cap`: the
+        /// tree of a DAG that shares subterms can be exponentially larger than the DAG.
+        fn leaves(t: &Term, cap: usize) -> usize {
             match t.node() {
-                Node::Ite(_, x, y) => leaves(x).saturating_add(leaves(y)),
+                Node::Ite(_, x, y) => {
+                    let l = leaves(x, cap);
+                    if l > cap { l } else { l + leaves(y, cap - l) }
+                }
                 _ => 1,
             }
         }
-        if !self.lift || leaves(a).saturating_mul(leaves(b)) > LIFT_LEAVES {
+        if !self.lift || leaves(a, LIFT_LEAVES).saturating_mul(leaves(b, LIFT_LEAVES)) > LIFT_LEAVES {
             return cmp(&self.gv(a), &self.gv(b));
         }
         self.lift(a, b, cmp)
@@ -505,6 +510,23 @@ mod tests {
                 assert_eq!(matches!(s.check(q), SatResult::Sat(_)), want, "lift {lift}: {q:?}");
             }
         }
+    }
+
+    /// An if-then-else DAG whose tree has 2^60 leaves (each level shares the one below twice)
+    /// is compared as a whole: deciding whether to lift it looks at no more than the cap.
+    #[test]
+    fn lifting_does_not_walk_a_shared_dag_as_a_tree() {
+        let mut p = TermPool::new();
+        let key = p.var("key", Sort::Bv(32));
+        let mut t = p.var("x", Sort::Bv(32));
+        for k in 0..60 {
+            let (c, d, x) = (p.var(&format!("c{k}"), Sort::Bool), p.var(&format!("d{k}"), Sort::Bool), p.int(k));
+            let inner = p.ite(&d, &t, &x);
+            t = p.ite(&c, &t, &inner);
+        }
+        let lt = p.slt(&t, &key);
+        let mut s = Z3Solver::new(1000, true);
+        assert!(matches!(s.check(&[lt]), SatResult::Sat(_)));
     }
 
     /// A budget that runs out between a satisfiable check and the reading of its model
