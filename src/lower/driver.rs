@@ -95,14 +95,14 @@ impl Driver {
         self.steps.iter().position(|s| s.block == b)
     }
 
-    /// The calls a trace's driver decisions (offset and switch case, in order) made before
-    /// the method under test: the constructor first.
     /// How many calls after the constructor the driver decisions (offset and switch case)
     /// made before the method under test.
     pub fn calls_after_constructor(&self, decisions: impl IntoIterator<Item = (u32, Option<i32>)>) -> usize {
         decisions.into_iter().filter(|(pc, case)| case.is_some() && self.steps.iter().any(|s| s.pc == *pc)).count()
     }
 
+    /// The calls a trace's driver decisions (offset and switch case, in order) made before
+    /// the method under test: the constructor first.
     pub fn calls(&self, decisions: impl IntoIterator<Item = (u32, Option<i32>)>) -> Vec<&Site> {
         let mut out = Vec::new();
         let mut ctor = if self.ctor_pc.is_none() { self.ctors.first() } else { None };
@@ -602,8 +602,9 @@ impl super::Program {
         true
     }
 
-    /// Whether `m`, or a method of `classes` that it may call, writes a field declared by one of `classes` (looked at within a bounded number of
-    /// methods: a method whose writes are beyond it is not a mutator).
+    /// Whether `m`, or a method of `classes` that it may call, writes a field declared by one
+    /// of `classes` (looked at within a bounded number of methods: a method whose writes are
+    /// beyond it is not a mutator).
     fn writes_fields_of(&mut self, m: MethodId, classes: &[ClassId]) -> bool {
         let names: Vec<String> = classes.iter().map(|c| self.table.class(*c).name.clone()).collect();
         let related = |table: &ClassTable, x: MethodId| names.contains(&table.class(table.method(x).owner).name);
