@@ -4,11 +4,16 @@
 //! thread-local context; [`isolated`] gives each exploration a context of its own, so that
 //! what one method asked Z3 cannot change the queries or models of the next, and watches
 //! the exploration's budget: when it runs out (deadline, stop request, memory) a watchdog
-//! thread interrupts the query in flight, which then answers `unknown`. Z3's own Ctrl-C
-//! handler is off (`ctrl_c=false`): a SIGINT is the process's to handle.
+//! thread interrupts the query in flight, which then answers `unknown`. The same watchdog
+//! enforces the per-query timeout of the solvers made inside [`isolated`]: Z3's own
+//! `timeout` parameter starts and joins a timer thread around every check, which cost
+//! uber's repOK runs a third of their solver time (README, "Where uber's time goes"). Z3's
+//! own Ctrl-C handler is off (`ctrl_c=false`): a SIGINT is the process's to handle.
 
+use std::cell::RefCell;
 use std::collections::HashMap;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, OnceLock};
 use std::time::{Duration, Instant};
 
 use z3::ast::{Array, Ast, BV, Bool, Dynamic};
@@ -39,30 +44,54 @@ pub fn isolated<R>(budget: &Budget, f: impl FnOnce() -> R) -> R {
     z3::with_z3_config(&z3::Config::new(), move || f.call()).0
 }
 
-/// How often the watchdog looks at the budget.
+/// How often the watchdog looks at the budget and at the deadline of the query in flight
+/// (so a query's timeout is kept to within this).
 const WATCH_EVERY: Duration = Duration::from_millis(20);
+
+thread_local! {
+    /// The deadline of this thread's query in flight, in microseconds of [`now_us`] (0: no
+    /// query), when a watchdog enforces it.
+    static QUERY_DEADLINE: RefCell<Option<Arc<AtomicU64>>> = const { RefCell::new(None) };
+}
+
+/// Microseconds since the first call in the process (a clock both threads share).
+fn now_us() -> u64 {
+    static EPOCH: OnceLock<Instant> = OnceLock::new();
+    EPOCH.get_or_init(Instant::now).elapsed().as_micros() as u64
+}
 
 /// Runs `f` while a watchdog thread interrupts the current thread's Z3 context whenever the
 /// budget has run out (an interrupted query answers `unknown`; the machine then stops at
-/// its next step).
+/// its next step) or the query in flight has passed its deadline.
 fn watched<R>(budget: &Budget, f: impl FnOnce() -> R) -> R {
     let ctx = z3::Context::thread_local();
     let handle = ctx.handle();
     let done = AtomicBool::new(false);
-    std::thread::scope(|scope| {
+    let deadline = Arc::new(AtomicU64::new(0));
+    let previous = QUERY_DEADLINE.with(|d| d.replace(Some(deadline.clone())));
+    let r = std::thread::scope(|scope| {
         let dog = scope.spawn(|| {
             while !done.load(Ordering::Acquire) {
-                if budget.halt().is_some() || budget.memory().is_some() {
+                let due = deadline.load(Ordering::Acquire);
+                let late = due != 0 && now_us() >= due;
+                // The same deadline still in flight (not the next query's).
+                if budget.halt().is_some()
+                    || budget.memory().is_some()
+                    || (late && deadline.load(Ordering::Acquire) == due)
+                {
                     handle.interrupt();
                 }
                 std::thread::park_timeout(WATCH_EVERY);
             }
         });
-        let r = f();
+        // A panic in `f` must still stop the watchdog, or the scope would wait for it.
+        let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(f));
         done.store(true, Ordering::Release);
         dog.thread().unpark();
         r
-    })
+    });
+    QUERY_DEADLINE.with(|d| d.replace(previous));
+    r.unwrap_or_else(|p| std::panic::resume_unwind(p))
 }
 
 /// A value that is only ever used on the thread that made it.
@@ -101,20 +130,28 @@ pub struct Z3Solver {
     pinned: Option<z3::Model>,
     /// Whether comparisons are lifted over if-then-else operands ([`Z3Solver::lifted`]).
     lift: bool,
+    /// The per-query timeout and the watchdog's deadline slot that enforces it, when the
+    /// solver is made inside [`isolated`] (otherwise Z3's `timeout` parameter does).
+    watch: Option<(u64, Arc<AtomicU64>)>,
+    /// Whether the last check outlived its deadline.
+    late: bool,
 }
 
 impl Z3Solver {
     /// A solver with a per-query timeout in milliseconds and a fixed random seed, so that
     /// runs are deterministic. `lift` lifts comparisons over if-then-else operands (see
     /// [`Z3Solver::lifted`]): measured, it halves the solver time of the uber-lazy and POSE
-    /// heaps' queries (value sets are if-then-else terms) without a precondition, and
-    /// multiplies it by 8 to 40 with one, where the scope's cardinality constraint makes Z3
-    /// prove that no small enough heap exists and a case split on every location guard is
-    /// what the lifted form costs (README, "Where uber's time goes").
+    /// heaps' queries (value sets are if-then-else terms) without a precondition, and cuts
+    /// uber's with repOK by a third now that its P-searches read pointwise; POSE's P-search
+    /// terms nest if-then-else references so deep that their lifted form takes longer to
+    /// build than Z3 takes to solve the plain one (README, "Where uber's time goes").
     pub fn new(timeout_ms: u32, lift: bool) -> Self {
         let solver = z3::Solver::new_for_logic("QF_ABV").unwrap_or_default();
         let mut p = Params::new();
-        p.set_u32("timeout", timeout_ms);
+        let watch = QUERY_DEADLINE.with(|d| d.borrow().clone()).map(|d| (u64::from(timeout_ms) * 1000, d));
+        if watch.is_none() {
+            p.set_u32("timeout", timeout_ms);
+        }
         p.set_u32("random_seed", 0);
         // Z3 would otherwise catch SIGINT during a check (and only cancel that check).
         p.set_bool("ctrl_c", false);
@@ -127,6 +164,8 @@ impl Z3Solver {
             stats: SolverStats::default(),
             pinned: None,
             lift,
+            watch,
+            late: false,
         }
     }
 
@@ -148,10 +187,28 @@ impl Z3Solver {
 
     fn run(&mut self) -> ZSat {
         let start = Instant::now();
-        let r = self.solver.check();
+        let r = self.watched(|s| s.check());
         self.stats.queries += 1;
         self.stats.solver_us += start.elapsed().as_micros() as u64;
         r
+    }
+
+    /// Runs one check under the watchdog's deadline (when there is one).
+    fn watched(&mut self, check: impl FnOnce(&z3::Solver) -> ZSat) -> ZSat {
+        let Some((timeout_us, slot)) = &self.watch else { return check(&self.solver) };
+        let due = now_us().saturating_add(*timeout_us).max(1);
+        slot.store(due, Ordering::Release);
+        let r = check(&self.solver);
+        slot.store(0, Ordering::Release);
+        self.late = now_us() >= due;
+        r
+    }
+
+    /// Why the last check answered `unknown`.
+    fn reason_unknown(&self) -> String {
+        let reason = self.solver.get_reason_unknown().unwrap_or_else(|| "unknown".to_string());
+        // A deadline the watchdog enforced reads as Z3's own timeout would.
+        if self.late && reason == "canceled" { "timeout".to_string() } else { reason }
     }
 
     /// The model of the last satisfiable check, every variable valued; `None` when Z3 does
@@ -343,7 +400,7 @@ impl Solver for Z3Solver {
             ZSat::Unsat => SatResult::Unsat,
             ZSat::Unknown => {
                 self.stats.unknown += 1;
-                SatResult::Unknown(self.solver.get_reason_unknown().unwrap_or_else(|| "unknown".to_string()))
+                SatResult::Unknown(self.reason_unknown())
             }
         }
     }
@@ -380,7 +437,7 @@ impl Solver for Z3Solver {
         for round in 0.. {
             let assumptions: Vec<Bool> = wanted.iter().filter_map(|k| lits.get(*k).cloned()).collect();
             let start = Instant::now();
-            let r = self.solver.check_assumptions(&assumptions);
+            let r = self.watched(|s| s.check_assumptions(&assumptions));
             self.stats.model_queries += 1;
             self.stats.model_us += start.elapsed().as_micros() as u64;
             match r {
@@ -543,5 +600,31 @@ mod tests {
         assert!(s.extract_model().is_some());
         z3::Context::thread_local().handle().interrupt();
         assert!(s.extract_model().is_none());
+    }
+
+    /// Inside [`isolated`] a query's timeout is kept by the watchdog, not by Z3's timer: a
+    /// query past it answers `unknown` for a timeout, and the next query answers as usual.
+    #[test]
+    fn the_watchdog_keeps_a_queries_timeout() {
+        let budget = Budget::new(600, 4096, crate::budget::Stop::new());
+        isolated(&budget, || {
+            let mut p = TermPool::new();
+            // Seventeen pairwise distinct 4-bit values: a pigeonhole proof, far beyond 50 ms.
+            let xs: Vec<Term> = (0..17).map(|i| p.var(&format!("x{i}"), Sort::Bv(4))).collect();
+            let mut hard = Vec::new();
+            for (i, a) in xs.iter().enumerate() {
+                for b in &xs[i + 1..] {
+                    let same = p.eq(a, b);
+                    hard.push(p.not(&same));
+                }
+            }
+            let mut s = Z3Solver::new(50, true);
+            assert!(s.watch.is_some(), "the watchdog keeps the timeout");
+            assert_eq!(s.check(&hard), SatResult::Unknown("timeout".to_string()));
+            let five = p.int(5);
+            let z = p.var("z", Sort::Bv(32));
+            let easy = p.slt(&z, &five);
+            assert!(matches!(s.check(&[easy]), SatResult::Sat(_)));
+        });
     }
 }
