@@ -36,26 +36,44 @@ pub enum Feasible {
 impl<H: HeapStrategy, S: Solver> Machine<'_, H, S> {
     /// Is `pc ∧ extra` satisfiable?
     pub(super) fn feasible(&mut self, st: &State<H>, extra: &[Term]) -> Feasible {
-        if extra.iter().any(|t| t.is_false()) {
-            return Feasible::No;
-        }
-        // Constraints the path condition already has, or already denies, need no solver.
-        let extra: Vec<&Term> = extra.iter().filter(|t| !t.is_true() && !st.pc.contains(t)).collect();
-        if extra.is_empty() {
-            return Feasible::Yes;
-        }
-        if extra.iter().any(|t| match t.node() {
-            crate::term::Node::Not(x) => st.pc.contains(x),
-            _ => st.pc.iter().any(|p| matches!(p.node(), crate::term::Node::Not(x) if x == *t)),
-        }) {
-            return Feasible::No;
+        if let Some(v) = Self::plainly(st, extra) {
+            return v;
         }
         let mut q = st.pc.clone();
-        q.extend(extra.into_iter().cloned());
+        q.extend(extra.iter().filter(|t| !t.is_true() && !st.pc.contains(t)).cloned());
         match self.solver.check(&q) {
             SatResult::Sat(_) => Feasible::Yes,
             SatResult::Unsat => Feasible::No,
             SatResult::Unknown(_) => Feasible::Unknown,
+        }
+    }
+
+    /// The verdict on `pc ∧ extra` when it needs no solver: a constraint that is false or
+    /// that the path condition denies; constraints all true or already in it.
+    fn plainly(st: &State<H>, extra: &[Term]) -> Option<Feasible> {
+        if extra.iter().any(|t| t.is_false()) {
+            return Some(Feasible::No);
+        }
+        let extra: Vec<&Term> = extra.iter().filter(|t| !t.is_true() && !st.pc.contains(t)).collect();
+        if extra.is_empty() {
+            return Some(Feasible::Yes);
+        }
+        let denied = |t: &&Term| match t.node() {
+            crate::term::Node::Not(x) => st.pc.contains(x),
+            _ => st.pc.iter().any(|p| matches!(p.node(), crate::term::Node::Not(x) if x == *t)),
+        };
+        if extra.iter().any(denied) { Some(Feasible::No) } else { None }
+    }
+
+    /// [`Machine::feasible`] outside a P-search; inside one (`deferring`), the plain verdict
+    /// or `Yes` with the state to be marked unchecked (the second value).
+    fn feasible_or_defer(&mut self, st: &State<H>, extra: &[Term]) -> (Feasible, bool) {
+        if !self.deferring {
+            return (self.feasible(st, extra), false);
+        }
+        match Self::plainly(st, extra) {
+            Some(v) => (v, false),
+            None => (Feasible::Yes, true),
         }
     }
 
@@ -122,11 +140,11 @@ impl<H: HeapStrategy, S: Solver> Machine<'_, H, S> {
         let mut rejected = 0;
         for (i, alt) in alts.iter().enumerate() {
             let v = if n == 1 || (i + 1 == n && rejected == n - 1) {
-                Feasible::Yes
+                (Feasible::Yes, false)
             } else {
-                self.feasible(&st, &alt.assume)
+                self.feasible_or_defer(&st, &alt.assume)
             };
-            if v == Feasible::No {
+            if v.0 == Feasible::No {
                 rejected += 1;
             }
             verdicts.push(v);
@@ -137,7 +155,7 @@ impl<H: HeapStrategy, S: Solver> Machine<'_, H, S> {
         let reshaped = several && self.strategy.shape_choices();
         let mut out = Vec::with_capacity(remaining);
         let mut st = Some(st);
-        for (alt, v) in alts.into_iter().zip(verdicts) {
+        for (alt, (v, defer)) in alts.into_iter().zip(verdicts) {
             if v == Feasible::No {
                 continue;
             }
@@ -147,6 +165,8 @@ impl<H: HeapStrategy, S: Solver> Machine<'_, H, S> {
             s.heap = alt.heap;
             s.assume(&alt.assume);
             s.unknown |= v == Feasible::Unknown;
+            // A lone survivor of exhaustive alternatives needs no check.
+            s.unchecked |= defer && several;
             if reshaped {
                 s.witness = None;
             }
@@ -194,8 +214,13 @@ impl<H: HeapStrategy, S: Solver> Machine<'_, H, S> {
             return vec![(st, b)];
         }
         let not = self.terms.not(cond);
-        let t = self.feasible(&st, std::slice::from_ref(cond));
-        let f = if t == Feasible::No { Feasible::Yes } else { self.feasible(&st, std::slice::from_ref(&not)) };
+        let (t, defer_t) = self.feasible_or_defer(&st, std::slice::from_ref(cond));
+        let (f, defer_f) = if t == Feasible::No {
+            (Feasible::Yes, false)
+        } else {
+            self.feasible_or_defer(&st, std::slice::from_ref(&not))
+        };
+        let both = t != Feasible::No && f != Feasible::No;
         let mut out = Vec::with_capacity(2);
         let mut st = Some(st);
         if t != Feasible::No {
@@ -203,6 +228,7 @@ impl<H: HeapStrategy, S: Solver> Machine<'_, H, S> {
             if let Some(mut s) = s {
                 s.assume(std::slice::from_ref(cond));
                 s.unknown |= t == Feasible::Unknown;
+                s.unchecked |= defer_t && both;
                 out.push((s, true));
             }
         }
@@ -211,6 +237,7 @@ impl<H: HeapStrategy, S: Solver> Machine<'_, H, S> {
         {
             s.assume(std::slice::from_ref(&not));
             s.unknown |= f == Feasible::Unknown;
+            s.unchecked |= defer_f && both;
             out.push((s, false));
         }
         if out.len() > 1 && self.oracle().is_some() {
@@ -541,6 +568,10 @@ impl<H: HeapStrategy, S: Solver> Machine<'_, H, S> {
     /// rules out (an alias a precondition's ordering excludes): their fields would count
     /// as objects and be carried along.
     pub(super) fn prune_locations(&mut self, mut st: State<H>, r: &H::Ref, f: FieldId) -> State<H> {
+        if self.deferring {
+            // A P-search reads through each location on a side of its own (a pointwise heap).
+            return st;
+        }
         let guards = self.strategy.location_guards(cx!(self), &st.heap, r, f);
         let dead: Vec<usize> = self
             .feasible_each(&st, &guards)

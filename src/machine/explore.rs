@@ -111,6 +111,7 @@ impl<'p, H: HeapStrategy, S: Solver> Machine<'p, H, S> {
             precondition: None,
             entry: None,
             p_limit: config.bounds.precondition_fuse,
+            deferring: false,
             aside: Vec::new(),
             fault_later: None,
             in_model: None,

@@ -77,6 +77,7 @@ impl<H: HeapStrategy, S: Solver> Machine<'_, H, S> {
             pre_decisions: 0,
             witness: None,
             witness_upto: 0,
+            unchecked: false,
         };
         // The precondition is an oracle on the inputs, not a prefix of every trace.
         self.precondition = self.precondition_of(entry)?;

@@ -314,6 +314,10 @@ pub struct Machine<'p, H: HeapStrategy, S: Solver> {
     pub(crate) entry: Option<MethodId>,
     /// How many decisions a path of the precondition may take in the current P-search.
     pub(crate) p_limit: u32,
+    /// Inside a P-search: a fork keeps every side the path condition does not plainly rule
+    /// out and marks it `unchecked`; the search asks the solver only for the side it runs
+    /// next, guided by its last model, so the sides a witness never needs are never checked.
+    pub(crate) deferring: bool,
     /// States the oracle ended while checking a fork (cut by `precondition-fuse`), for the
     /// run loop to report.
     pub(crate) aside: Vec<state::Next<H>>,

@@ -139,7 +139,10 @@ impl<H: HeapStrategy, S: Solver> Machine<'_, H, S> {
         let mut steps = 0u64;
         loop {
             self.p_limit = limit;
+            // The search for a test's input runs as before: its model picks among all shapes.
+            let deferring = std::mem::replace(&mut self.deferring, !pin);
             let r = self.p_search_within(st, hint, pin, &mut steps);
+            self.deferring = deferring;
             self.p_limit = fuse;
             match r? {
                 (Search::None, true) if limit < fuse => limit = limit.saturating_mul(4).min(fuse),
@@ -162,7 +165,7 @@ impl<H: HeapStrategy, S: Solver> Machine<'_, H, S> {
             Error::Usage(format!("the precondition {} was not lowered", self.program.table.method_display(pm)))
         })?;
         let recv = st.args.first().cloned().ok_or_else(|| self.fault(st, "a precondition without a receiver"))?;
-        let heap = self.strategy.input_view(super::control::cx!(self), &st.heap)?;
+        let heap = self.strategy.input_view(super::control::cx!(self), &st.heap, !pin)?;
         let mut frame = Frame::new(pm, body, FrameKind::Precondition);
         frame.set(LocalId(0), recv);
         let start = State {
@@ -179,15 +182,21 @@ impl<H: HeapStrategy, S: Solver> Machine<'_, H, S> {
             steps: 0,
             witness: None,
             witness_upto: 0,
+            unchecked: false,
         };
         let mut work: Vec<State<H>> = vec![start];
         let mut deep = false;
+        // The model the search follows: the hint, then the last one a check gave.
+        let mut guide: Option<Assignment> = hint.cloned();
         while let Some(first) = work.pop() {
             let mut s = first;
             loop {
                 *steps += 1;
                 if *steps > SEARCH_STEPS || self.budget.halt().is_some() {
                     return Ok((Search::Fused, deep));
+                }
+                if !self.settle(&mut s, &mut guide) {
+                    break;
                 }
                 let base = s.pc.len();
                 let mut next = self.step(s)?;
@@ -207,13 +216,15 @@ impl<H: HeapStrategy, S: Solver> Machine<'_, H, S> {
                                 return Ok((found, deep));
                             }
                         }
-                        Next::Done(_, Outcome::Cut(why)) => deep |= why.starts_with("precondition-fuse"),
+                        Next::Done(mut d, Outcome::Cut(why)) => {
+                            deep |= why.starts_with("precondition-fuse") && self.settle(&mut d, &mut guide);
+                        }
                         // P threw, or a path needed an object beyond the scope: no witness.
                         Next::Done(..) | Next::Rejected | Next::Pruned => {}
                     }
                 }
-                if let Some(h) = hint {
-                    // Stable: the successors the hint satisfies first, otherwise program order.
+                if let Some(h) = &guide {
+                    // Stable: the successors the guide satisfies first, otherwise program order.
                     runs.sort_by_key(|r| !r.pc[base.min(r.pc.len())..].iter().all(|t| h.eval_bool(t) != Some(false)));
                 }
                 work.extend(runs.into_iter().rev());
@@ -221,6 +232,26 @@ impl<H: HeapStrategy, S: Solver> Machine<'_, H, S> {
             }
         }
         Ok((Search::None, deep))
+    }
+
+    /// Checks the path condition of a state a fork left unchecked: `false` when it is
+    /// unsatisfiable. A model found becomes the search's guide.
+    fn settle(&mut self, s: &mut State<H>, guide: &mut Option<Assignment>) -> bool {
+        if !s.unchecked {
+            return true;
+        }
+        s.unchecked = false;
+        match self.solver.check(&s.pc) {
+            SatResult::Sat(m) => {
+                *guide = Some(m);
+                true
+            }
+            SatResult::Unsat => false,
+            SatResult::Unknown(_) => {
+                s.unknown = true;
+                true
+            }
+        }
     }
 
     /// P returned `t` on state `d`: the search's result when `t` can be true (with a model

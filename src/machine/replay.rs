@@ -103,6 +103,7 @@ pub fn replay<S: Solver>(
         pre_decisions: 0,
         witness: None,
         witness_upto: 0,
+        unchecked: false,
     };
     m.push_precondition(&mut st, entry)?;
     if !cfg.symbolic_statics {

@@ -110,6 +110,9 @@ pub struct State<H: HeapStrategy> {
     pub witness: Option<Rc<super::precondition::Witness>>,
     /// How much of `pc` the witness is known to satisfy.
     pub witness_upto: usize,
+    /// Forked inside a P-search without a feasibility check (see `Machine::deferring`): the
+    /// search checks the path condition before it runs the state.
+    pub unchecked: bool,
 }
 
 impl<H: HeapStrategy> Clone for State<H> {
@@ -128,6 +131,7 @@ impl<H: HeapStrategy> Clone for State<H> {
             steps: self.steps,
             witness: self.witness.clone(),
             witness_upto: self.witness_upto,
+            unchecked: self.unchecked,
         }
     }
 }

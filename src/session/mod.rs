@@ -238,10 +238,12 @@ impl Session {
     }
 }
 
-/// The solver of one exploration: comparisons over value sets are lifted unless a
-/// precondition makes queries prove scope bounds ([`Z3Solver::new`]).
+/// The solver of one exploration: comparisons over value sets are lifted
+/// ([`Z3Solver::new`]) except for POSE under a precondition, whose P-searches read through
+/// if-then-else references into terms that lifting would multiply.
 fn solver(config: &Config) -> ModelCache<Z3Solver> {
-    ModelCache::new(Z3Solver::new(config.solver_timeout_ms, config.precondition.is_none()))
+    let lift = config.precondition.is_none() || config.strategy != Strategy::Pose;
+    ModelCache::new(Z3Solver::new(config.solver_timeout_ms, lift))
 }
 
 /// Explores `method` with the configured strategy; with `check_models`, replays each trace

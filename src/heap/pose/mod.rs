@@ -766,7 +766,7 @@ impl HeapStrategy for Pose {
         concrete::concretize(cx, heap, model, values, roots)
     }
 
-    fn input_view(&self, cx: &mut Ctx<'_>, heap: &PoseHeap) -> Result<PoseHeap> {
+    fn input_view(&self, cx: &mut Ctx<'_>, heap: &PoseHeap, _pointwise: bool) -> Result<PoseHeap> {
         let mut h = heap.clone();
         for log in h.logs.values_mut() {
             log.writes.clear();
