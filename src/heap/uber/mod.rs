@@ -253,7 +253,12 @@ impl UberHeap {
         let mut sides = Vec::with_capacity(targets.len());
         for t in targets {
             let mut h = self.clone();
-            if let Some(n) = h.refs.get_mut(r.0 as usize) {
+            // As a reference test would: what the choice offered elsewhere never exists here
+            // (it leaves the alias candidates and the count of `--max-objects`).
+            h.narrow(&ptr, &|u| u == *t);
+            if let Some(n) = h.refs.get_mut(r.0 as usize)
+                && n.targets.as_slice() != [*t]
+            {
                 Rc::make_mut(n).targets = vec![*t];
             }
             sides.push((h, guard(cx, &ptr, *t)));

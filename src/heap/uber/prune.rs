@@ -74,7 +74,7 @@ impl UberHeap {
 
     /// Keeps only the targets `keep` accepts on every reference with pointer `ptr`, removes
     /// the locations this rules out for good, and follows value sets back to their sources.
-    fn narrow(&mut self, ptr: &Term, keep: &dyn Fn(Target) -> bool) {
+    pub(super) fn narrow(&mut self, ptr: &Term, keep: &dyn Fn(Target) -> bool) {
         let mut via = None;
         let mut offered = Vec::new();
         // A symbolic pointer belongs to one reference (its choice or definition), mostly a
