@@ -140,7 +140,8 @@ impl<H: HeapStrategy, S: Solver> Machine<'_, H, S> {
         loop {
             self.p_limit = limit;
             // The search for a test's input runs as before: its model picks among all shapes.
-            let deferring = std::mem::replace(&mut self.deferring, !pin);
+            let defer = !pin && self.strategy.defers_checks();
+            let deferring = std::mem::replace(&mut self.deferring, defer);
             let r = self.p_search_within(st, hint, pin, &mut steps);
             self.deferring = deferring;
             self.p_limit = fuse;

@@ -766,6 +766,10 @@ impl HeapStrategy for Pose {
         concrete::concretize(cx, heap, model, values, roots)
     }
 
+    fn defers_checks(&self) -> bool {
+        false
+    }
+
     fn input_view(&self, cx: &mut Ctx<'_>, heap: &PoseHeap, _pointwise: bool) -> Result<PoseHeap> {
         let mut h = heap.clone();
         for log in h.logs.values_mut() {
