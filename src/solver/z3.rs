@@ -187,14 +187,14 @@ impl Z3Solver {
 
     fn run(&mut self) -> ZSat {
         let start = Instant::now();
-        let r = self.watched(|s| s.check());
+        let r = self.by_deadline(|s| s.check());
         self.stats.queries += 1;
         self.stats.solver_us += start.elapsed().as_micros() as u64;
         r
     }
 
     /// Runs one check under the watchdog's deadline (when there is one).
-    fn watched(&mut self, check: impl FnOnce(&z3::Solver) -> ZSat) -> ZSat {
+    fn by_deadline(&mut self, check: impl FnOnce(&z3::Solver) -> ZSat) -> ZSat {
         let Some((timeout_us, slot)) = &self.watch else { return check(&self.solver) };
         let due = now_us().saturating_add(*timeout_us).max(1);
         slot.store(due, Ordering::Release);
@@ -437,7 +437,7 @@ impl Solver for Z3Solver {
         for round in 0.. {
             let assumptions: Vec<Bool> = wanted.iter().filter_map(|k| lits.get(*k).cloned()).collect();
             let start = Instant::now();
-            let r = self.watched(|s| s.check_assumptions(&assumptions));
+            let r = self.by_deadline(|s| s.check_assumptions(&assumptions));
             self.stats.model_queries += 1;
             self.stats.model_us += start.elapsed().as_micros() as u64;
             match r {
