@@ -568,7 +568,7 @@ impl<H: HeapStrategy, S: Solver> Machine<'_, H, S> {
     /// rules out (an alias a precondition's ordering excludes): their fields would count
     /// as objects and be carried along.
     pub(super) fn prune_locations(&mut self, mut st: State<H>, r: &H::Ref, f: FieldId) -> State<H> {
-        if self.deferring {
+        if self.pointwise {
             // A P-search reads through each location on a side of its own (a pointwise heap).
             return st;
         }

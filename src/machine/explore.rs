@@ -112,6 +112,7 @@ impl<'p, H: HeapStrategy, S: Solver> Machine<'p, H, S> {
             entry: None,
             p_limit: config.bounds.precondition_fuse,
             deferring: false,
+            pointwise: false,
             aside: Vec::new(),
             fault_later: None,
             in_model: None,

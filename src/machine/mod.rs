@@ -315,9 +315,14 @@ pub struct Machine<'p, H: HeapStrategy, S: Solver> {
     /// How many decisions a path of the precondition may take in the current P-search.
     pub(crate) p_limit: u32,
     /// Inside a P-search: a fork keeps every side the path condition does not plainly rule
-    /// out and marks it `unchecked`; the search asks the solver only for the side it runs
-    /// next, guided by its last model, so the sides a witness never needs are never checked.
+    /// out and marks it `unchecked`; the search runs sides in the order its last model
+    /// favours and asks the solver about a side only when it forks again (a side that
+    /// returns true is checked by the final check, one that returns false or throws never
+    /// is), so the sides a witness never needs are never checked.
     pub(crate) deferring: bool,
+    /// Inside a P-search on a pointwise input view ([`HeapStrategy::input_view`]), which
+    /// reads through each location on a side of its own.
+    pub(crate) pointwise: bool,
     /// States the oracle ended while checking a fork (cut by `precondition-fuse`), for the
     /// run loop to report.
     pub(crate) aside: Vec<state::Next<H>>,

@@ -139,11 +139,14 @@ impl<H: HeapStrategy, S: Solver> Machine<'_, H, S> {
         let mut steps = 0u64;
         loop {
             self.p_limit = limit;
-            // The search for a test's input runs as before: its model picks among all shapes.
-            let defer = !pin && self.strategy.defers_checks();
+            let defer = self.strategy.defers_checks();
             let deferring = std::mem::replace(&mut self.deferring, defer);
+            // The search for a test's input reads the input view whole: its model picks
+            // among all shapes.
+            let pointwise = std::mem::replace(&mut self.pointwise, !pin && defer);
             let r = self.p_search_within(st, hint, pin, &mut steps);
             self.deferring = deferring;
+            self.pointwise = pointwise;
             self.p_limit = fuse;
             match r? {
                 (Search::None, true) if limit < fuse => limit = limit.saturating_mul(4).min(fuse),
@@ -189,6 +192,10 @@ impl<H: HeapStrategy, S: Solver> Machine<'_, H, S> {
         let mut deep = false;
         // The model the search follows: the hint, then the last one a check gave.
         let mut guide: Option<Assignment> = hint.cloned();
+        // The search for a test's input follows its hint (the state's witness) only: the
+        // input it finds is the one eager checks would find.
+        let mut scratch: Option<Assignment> = None;
+        let fixed = pin && hint.is_some();
         while let Some(first) = work.pop() {
             let mut s = first;
             loop {
@@ -196,13 +203,15 @@ impl<H: HeapStrategy, S: Solver> Machine<'_, H, S> {
                 if *steps > SEARCH_STEPS || self.budget.halt().is_some() {
                     return Ok((Search::Fused, deep));
                 }
-                if !self.settle(&mut s, &mut guide) {
-                    break;
-                }
+                // A state a fork left unchecked runs unchecked until it forks again: a side
+                // that only returns false, throws or leaves the scope never costs a query,
+                // and a side that returns true is checked by `holds`.
+                let unchecked = std::mem::take(&mut s.unchecked);
                 let base = s.pc.len();
                 let mut next = self.step(s)?;
                 if next.len() == 1 && matches!(next.first(), Some(Next::Run(_))) {
-                    if let Some(Next::Run(n)) = next.pop() {
+                    if let Some(Next::Run(mut n)) = next.pop() {
+                        n.unchecked |= unchecked;
                         s = n;
                         continue;
                     }
@@ -218,10 +227,21 @@ impl<H: HeapStrategy, S: Solver> Machine<'_, H, S> {
                             }
                         }
                         Next::Done(mut d, Outcome::Cut(why)) => {
-                            deep |= why.starts_with("precondition-fuse") && self.settle(&mut d, &mut guide);
+                            d.unchecked |= unchecked;
+                            let g = if fixed { &mut scratch } else { &mut guide };
+                            deep |= why.starts_with("precondition-fuse") && self.settle(&mut d, g);
                         }
                         // P threw, or a path needed an object beyond the scope: no witness.
                         Next::Done(..) | Next::Rejected | Next::Pruned => {}
+                    }
+                }
+                // Before its successors run, the state they forked from is checked.
+                if unchecked && let Some(r) = runs.first() {
+                    let g = if fixed { &mut scratch } else { &mut guide };
+                    match self.check_guiding(&r.pc[..base.min(r.pc.len())], g) {
+                        Some(false) => break,
+                        Some(true) => {}
+                        None => runs.iter_mut().for_each(|r| r.unknown = true),
                     }
                 }
                 if let Some(h) = &guide {
@@ -242,16 +262,25 @@ impl<H: HeapStrategy, S: Solver> Machine<'_, H, S> {
             return true;
         }
         s.unchecked = false;
-        match self.solver.check(&s.pc) {
-            SatResult::Sat(m) => {
-                *guide = Some(m);
-                true
-            }
-            SatResult::Unsat => false,
-            SatResult::Unknown(_) => {
+        match self.check_guiding(&s.pc, guide) {
+            Some(sat) => sat,
+            None => {
                 s.unknown = true;
                 true
             }
+        }
+    }
+
+    /// Whether `pc` is satisfiable (`None`: the solver gave up); a model found becomes the
+    /// search's guide.
+    fn check_guiding(&mut self, pc: &[Term], guide: &mut Option<Assignment>) -> Option<bool> {
+        match self.solver.check(pc) {
+            SatResult::Sat(m) => {
+                *guide = Some(m);
+                Some(true)
+            }
+            SatResult::Unsat => Some(false),
+            SatResult::Unknown(_) => None,
         }
     }
 

@@ -111,7 +111,7 @@ pub struct State<H: HeapStrategy> {
     /// How much of `pc` the witness is known to satisfy.
     pub witness_upto: usize,
     /// Forked inside a P-search without a feasibility check (see `Machine::deferring`): the
-    /// search checks the path condition before it runs the state.
+    /// search checks the path condition when the state forks again or returns true.
     pub unchecked: bool,
 }
 
