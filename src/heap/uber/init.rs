@@ -49,6 +49,9 @@ impl Uber {
             None => cx.terms.tru(),
         };
         let mut h = heap.clone();
+        // With a precondition, when the objects that surely exist fill the scope, no other
+        // one can exist: no new location, and no alias of one that cannot exist.
+        let full = h.scope_full();
         let c = cx.terms.var(label, Sort::Bv(PW));
         let mut targets = vec![Target::Null];
         let mut numbers = vec![0];
@@ -57,8 +60,8 @@ impl Uber {
         let mut candidates: Vec<LocId> = Vec::new();
         // Whether each kind of location may alias `ty` (a few kinds, many locations).
         let mut kinds: Vec<(&ObjKind, bool)> = Vec::new();
-        for l in &heap.inputs {
-            let kind = &heap.loc(*l)?.kind;
+        for l in &h.inputs {
+            let kind = &h.loc(*l)?.kind;
             let ok = match kinds.iter().find(|(k, _)| *k == kind) {
                 Some((_, ok)) => *ok,
                 None => {
@@ -78,7 +81,7 @@ impl Uber {
         let mut not_alias = vec![cx.terms.eq(&c, &zero)];
         let mut offered = Vec::new();
         let mut cut = None;
-        for kind in fresh_kinds(cx, ty) {
+        for kind in fresh_kinds(cx, ty).into_iter().filter(|_| !full) {
             if h.inputs.len() as u32 >= candidate_cap(cx) {
                 // One number beyond every location so far stands for "a new object the bound
                 // did not allow"; choosing it cuts the trace.

@@ -167,6 +167,8 @@ pub struct UberHeap {
     /// pigeonhole proof for Z3). With the P-search's deferred checks: uber with repOK at
     /// scope 4, 33.5 -> 14.1 s in total.
     pub pointwise: bool,
+    /// With a precondition, `--max-objects`: the most input locations that may exist.
+    pub scope: Option<u32>,
 }
 
 /// The null reference: `L(r0) = {(true, null)}`.
@@ -262,6 +264,7 @@ impl UberHeap {
             {
                 Rc::make_mut(n).targets = vec![*t];
             }
+            h.scope_full();
             sides.push((h, guard(cx, &ptr, *t)));
         }
         Ok(Some(sides))
@@ -402,6 +405,7 @@ impl HeapStrategy for Uber {
             summaries: BTreeMap::new(),
             existence: None,
             pointwise: false,
+            scope: cx.config.precondition.as_ref().map(|_| cx.config.bounds.max_objects),
         }
     }
 

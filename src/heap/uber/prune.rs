@@ -36,6 +36,7 @@ impl UberHeap {
     pub(super) fn assume_null(&mut self, r: RefId, null: bool) {
         if let Some(p) = self.ptr(r) {
             self.narrow(&p, &|t| (t == Target::Null) == null);
+            self.scope_full();
         }
     }
 
@@ -47,6 +48,7 @@ impl UberHeap {
                 self.narrow(&p, &|u| (u == t) == equal);
             }
         }
+        self.scope_full();
     }
 
     /// When `r` may be at several locations, those of them that are inputs whose field `f`
@@ -69,6 +71,7 @@ impl UberHeap {
             locs.iter().enumerate().filter(|(i, _)| dead.contains(i)).map(|(_, l)| Target::Loc(*l)).collect();
         if let Some(p) = self.ptr(r) {
             self.narrow(&p, &|t| !gone.contains(&t));
+            self.scope_full();
         }
     }
 
@@ -130,6 +133,61 @@ impl UberHeap {
         }
     }
 
+    /// The input locations that surely exist: those that exist unconditionally (the
+    /// receiver), and those an input field of a location that surely exists points to
+    /// (its initialization's choice has that one target left).
+    fn surely_existing(&self) -> BTreeSet<LocId> {
+        let mut sure: BTreeSet<LocId> = self
+            .inputs
+            .iter()
+            .copied()
+            .filter(|l| self.locs.get(l.0 as usize).is_some_and(|x| x.exists.is_true()))
+            .collect();
+        let mut work: Vec<LocId> = sure.iter().copied().collect();
+        while let Some(l) = work.pop() {
+            let Some(loc) = self.locs.get(l.0 as usize) else { continue };
+            for v in loc.initial.values() {
+                let crate::heap::Value::Ref(r) = v else { continue };
+                if let Some(Target::Loc(t)) = self.single(*r)
+                    && self.inputs.contains(&t)
+                    && sure.insert(t)
+                {
+                    work.push(t);
+                }
+            }
+        }
+        sure
+    }
+
+    /// With a precondition's scope (`--max-objects`): whether the input locations that
+    /// surely exist fill it, after dropping every other one, which then cannot exist (it
+    /// leaves the alias candidates, every reference's targets and the count, as a
+    /// location a reference test rules out does). Lazy initialization offers no new
+    /// location on a full heap. Without this, a P-search walking a heap that fills the
+    /// scope forks on each pointer's aliases of locations that cannot exist, and the
+    /// solver refutes every one (RedBlackTree#insert with repOK at scope 4: 1,060 of
+    /// 1,815 queries).
+    pub(super) fn scope_full(&mut self) -> bool {
+        let Some(max) = self.scope else { return false };
+        if self.inputs.len() <= max as usize {
+            return self.inputs.len() == max as usize && self.surely_existing().len() == max as usize;
+        }
+        let sure = self.surely_existing();
+        if sure.len() < max as usize {
+            return false;
+        }
+        // A location some reference has as its only target stays (that state has no
+        // input; its check says so).
+        let dead: Vec<LocId> = self
+            .inputs
+            .iter()
+            .copied()
+            .filter(|l| !sure.contains(l) && !self.refs.iter().any(|n| n.targets == [Target::Loc(*l)]))
+            .collect();
+        self.kill(&dead);
+        true
+    }
+
     /// A location is offered by one choice only; when that choice can no longer pick it,
     /// nothing can point to it. `offered` are the locations of that choice; with `from`,
     /// only those offered by initializing a field of `from` (the outcome is known to hold
@@ -143,6 +201,11 @@ impl UberHeap {
                 (from.is_none() || loc.from == from) && !keep(Target::Loc(*l)) && self.inputs.contains(l)
             })
             .collect();
+        self.kill(&dead);
+    }
+
+    /// Removes locations that can no longer exist from the inputs and every reference.
+    fn kill(&mut self, dead: &[LocId]) {
         if dead.is_empty() {
             return;
         }
