@@ -239,11 +239,13 @@ impl Session {
 }
 
 /// The solver of one exploration: comparisons over value sets are lifted
-/// ([`Z3Solver::new`]) except for POSE under a precondition, whose P-searches read through
-/// if-then-else references into terms that lifting would multiply.
+/// ([`Z3Solver::new`]) and models value the symbols they interpret, except for POSE under a
+/// precondition, whose P-searches read through if-then-else references into terms that
+/// lifting would multiply, and are guided by models of every symbol
+/// ([`Z3Solver::valuing_every_symbol`]).
 fn solver(config: &Config) -> ModelCache<Z3Solver> {
-    let lift = config.precondition.is_none() || config.strategy != Strategy::Pose;
-    ModelCache::new(Z3Solver::new(config.solver_timeout_ms, lift))
+    let pose_pre = config.precondition.is_some() && config.strategy == Strategy::Pose;
+    ModelCache::new(Z3Solver::new(config.solver_timeout_ms, !pose_pre).valuing_every_symbol(pose_pre))
 }
 
 /// Explores `method` with the configured strategy; with `check_models`, replays each trace

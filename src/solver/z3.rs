@@ -12,6 +12,7 @@
 
 use std::cell::RefCell;
 use std::collections::HashMap;
+use std::rc::Rc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, OnceLock};
 use std::time::{Duration, Instant};
@@ -125,6 +126,10 @@ pub struct Z3Solver {
     cache: HashMap<u32, Dynamic>,
     /// Scalar symbols translated so far, for model extraction.
     vars: Vec<(Term, Dynamic)>,
+    /// The position in `vars` of each scalar symbol, by name.
+    var_index: HashMap<Rc<str>, usize>,
+    /// Whether a model values every symbol translated so far ([`Z3Solver::valuing_every_symbol`]).
+    every_symbol: bool,
     stats: SolverStats,
     /// The model pinned by the last `model` call.
     pinned: Option<z3::Model>,
@@ -161,6 +166,8 @@ impl Z3Solver {
             asserted: Vec::new(),
             cache: HashMap::new(),
             vars: Vec::new(),
+            var_index: HashMap::new(),
+            every_symbol: false,
             stats: SolverStats::default(),
             pinned: None,
             lift,
@@ -211,13 +218,36 @@ impl Z3Solver {
         if self.late && reason == "canceled" { "timeout".to_string() } else { reason }
     }
 
-    /// The model of the last satisfiable check, every variable valued; `None` when Z3 does
-    /// not give one or cannot evaluate a variable in it (an interrupt while evaluating, when
-    /// the budget runs out: a partial model would rebuild an input off the trace's path).
+    /// Models value every symbol translated so far, not only those the model interprets.
+    /// Only POSE under a precondition wants that: its P-searches on the same input view
+    /// name their symbols alike, and a guide model that still values the symbols of an
+    /// earlier search's accepted path leads the next search down it (SinglyLinkedList
+    /// #contains with repOK at scope 4: 18-29 s, against the 60 s limit with lean models).
+    pub fn valuing_every_symbol(mut self, every: bool) -> Self {
+        self.every_symbol = every;
+        self
+    }
+
+    /// The model of the last satisfiable check: every symbol the model interprets (those of
+    /// the constraints asserted now; others evaluate to 0/false, as Z3's model completion
+    /// gives them), or every symbol translated so far ([`Z3Solver::valuing_every_symbol`]).
+    /// `None` when Z3 does not give one or cannot evaluate a symbol in it (an interrupt while
+    /// evaluating, when the budget runs out: a partial model would rebuild an input off the
+    /// trace's path). With a precondition a run translates thousands of symbols, and reading
+    /// each from every model took a tenth of uber's time.
     fn extract_model(&self) -> Option<Assignment> {
         let mut asg = Assignment::default();
         let model = self.solver.get_model()?;
-        for (t, d) in &self.vars {
+        let interpreted: Vec<&(Term, Dynamic)> = if self.every_symbol {
+            self.vars.iter().collect()
+        } else {
+            model
+                .iter()
+                .filter(|f| f.arity() == 0)
+                .filter_map(|f| self.var_index.get(f.name().as_str()).and_then(|i| self.vars.get(*i)))
+                .collect()
+        };
+        for (t, d) in interpreted {
             let Node::Var(name, sort) = t.node() else { continue };
             let v = match sort {
                 Sort::Bool => model.eval(d, true).and_then(|x| x.as_bool()).and_then(|b| b.as_bool()).map(Val::Bool),
@@ -250,7 +280,8 @@ impl Z3Solver {
                 continue;
             }
             let d = self.translate_node(&t);
-            if matches!(t.node(), Node::Var(_, Sort::Bool | Sort::Bv(_))) {
+            if let Node::Var(name, Sort::Bool | Sort::Bv(_)) = t.node() {
+                self.var_index.insert(name.clone(), self.vars.len());
                 self.vars.push((t.clone(), d.clone()));
             }
             self.cache.insert(t.id(), d);
