@@ -81,7 +81,8 @@ impl Uber {
         let mut not_alias = vec![cx.terms.eq(&c, &zero)];
         let mut offered = Vec::new();
         let mut cut = None;
-        for kind in fresh_kinds(cx, ty).into_iter().filter(|_| !full) {
+        let fresh = if full { Vec::new() } else { fresh_kinds(cx, ty) };
+        for kind in fresh {
             if h.inputs.len() as u32 >= candidate_cap(cx) {
                 // One number beyond every location so far stands for "a new object the bound
                 // did not allow"; choosing it cuts the trace.
