@@ -194,8 +194,7 @@ impl<H: HeapStrategy, S: Solver> Machine<'_, H, S> {
         let mut guide: Option<Assignment> = hint.cloned();
         // The search for a test's input follows its hint (the state's witness) only: the
         // input it finds is the one eager checks would find.
-        let mut scratch: Option<Assignment> = None;
-        let fixed = pin && hint.is_some();
+        let follow = !(pin && hint.is_some());
         while let Some(first) = work.pop() {
             let mut s = first;
             loop {
@@ -228,8 +227,7 @@ impl<H: HeapStrategy, S: Solver> Machine<'_, H, S> {
                         }
                         Next::Done(mut d, Outcome::Cut(why)) => {
                             d.unchecked |= unchecked;
-                            let g = if fixed { &mut scratch } else { &mut guide };
-                            deep |= why.starts_with("precondition-fuse") && self.settle(&mut d, g);
+                            deep |= why.starts_with("precondition-fuse") && self.settle(&mut d, &mut guide, follow);
                         }
                         // P threw, or a path needed an object beyond the scope: no witness.
                         Next::Done(..) | Next::Rejected | Next::Pruned => {}
@@ -237,8 +235,7 @@ impl<H: HeapStrategy, S: Solver> Machine<'_, H, S> {
                 }
                 // Before its successors run, the state they forked from is checked.
                 if unchecked && let Some(r) = runs.first() {
-                    let g = if fixed { &mut scratch } else { &mut guide };
-                    match self.check_guiding(&r.pc[..base.min(r.pc.len())], g) {
+                    match self.check_guiding(&r.pc[..base.min(r.pc.len())], &mut guide, follow) {
                         Some(false) => break,
                         Some(true) => {}
                         None => runs.iter_mut().for_each(|r| r.unknown = true),
@@ -257,12 +254,12 @@ impl<H: HeapStrategy, S: Solver> Machine<'_, H, S> {
 
     /// Checks the path condition of a state a fork left unchecked: `false` when it is
     /// unsatisfiable. A model found becomes the search's guide.
-    fn settle(&mut self, s: &mut State<H>, guide: &mut Option<Assignment>) -> bool {
+    fn settle(&mut self, s: &mut State<H>, guide: &mut Option<Assignment>, follow: bool) -> bool {
         if !s.unchecked {
             return true;
         }
         s.unchecked = false;
-        match self.check_guiding(&s.pc, guide) {
+        match self.check_guiding(&s.pc, guide, follow) {
             Some(sat) => sat,
             None => {
                 s.unknown = true;
@@ -271,12 +268,14 @@ impl<H: HeapStrategy, S: Solver> Machine<'_, H, S> {
         }
     }
 
-    /// Whether `pc` is satisfiable (`None`: the solver gave up); a model found becomes the
-    /// search's guide.
-    fn check_guiding(&mut self, pc: &[Term], guide: &mut Option<Assignment>) -> Option<bool> {
+    /// Whether `pc` is satisfiable (`None`: the solver gave up); with `follow`, a model
+    /// found becomes the search's guide.
+    fn check_guiding(&mut self, pc: &[Term], guide: &mut Option<Assignment>, follow: bool) -> Option<bool> {
         match self.solver.check(pc) {
             SatResult::Sat(m) => {
-                *guide = Some(m);
+                if follow {
+                    *guide = Some(m);
+                }
                 Some(true)
             }
             SatResult::Unsat => Some(false),
