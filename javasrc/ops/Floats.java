@@ -1,7 +1,10 @@
 package ops;
 
-/** float and double instructions: they lower; the machine rejects them with a clear error. */
+/** float and double instructions: IEEE arithmetic, comparisons that NaN fails, Java's conversions. */
 public class Floats {
+    float scale;
+    double total;
+
     static double mix(float f, double d, int i, long l) {
         float g = f * 2.5f + i;
         double e = d / 3.0 - l;
@@ -15,5 +18,39 @@ public class Floats {
         a[0] = 1.0f;
         b[0] = -a[0];
         return a;
+    }
+
+    /** Positive, negative, zero, NaN: four paths (NaN fails every comparison). */
+    static int sign(double x) {
+        if (x > 0) return 1;
+        if (x < 0) return -1;
+        if (x == 0) return 0;
+        return 2;
+    }
+
+    /** (int) truncates toward zero and saturates: a float this large becomes Integer.MAX_VALUE. */
+    static int round(float f) {
+        int i = (int) f;
+        if (i == Integer.MAX_VALUE) return -1;
+        if (f - i >= 0.5f) return i + 1;
+        return i;
+    }
+
+    /** A table's resize threshold from its load factor, as java.util.HashMap computes it. */
+    int threshold(int capacity) {
+        float ft = (float) capacity * scale;
+        if (ft < (float) Integer.MAX_VALUE) return (int) ft;
+        return Integer.MAX_VALUE;
+    }
+
+    /** Adds to a running total that stops at 100. */
+    void add(double x) {
+        total += x;
+        if (total > 100.0) total = 100.0;
+    }
+
+    /** Java's % on doubles is C's fmod: not modelled, the trace is cut with that reason. */
+    static double remainder(double a, double b) {
+        return a % b;
     }
 }

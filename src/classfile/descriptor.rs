@@ -66,6 +66,11 @@ impl JType {
         }
     }
 
+    /// True for `long` and `double`: 64-bit values (two slots), kept as 64-bit terms.
+    pub fn is_wide(&self) -> bool {
+        matches!(self, JType::Long | JType::Double)
+    }
+
     /// True for class, interface and array types.
     pub fn is_reference(&self) -> bool {
         self.kind() == Kind::Ref

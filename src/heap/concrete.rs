@@ -67,7 +67,7 @@ fn default_of_cval(v: &CVal) -> CVal {
 /// The Java default value of a field of this type.
 pub fn default_of(ty: &JType) -> CVal {
     match ty {
-        JType::Long => CVal::Long(0),
+        JType::Long | JType::Double => CVal::Long(0),
         JType::Class(_) | JType::Array(_) => CVal::Null,
         _ => CVal::Int(0),
     }
@@ -204,7 +204,7 @@ impl Numbers<'_, '_> {
 /// A primitive array element as the JVM stores it.
 pub fn narrow(elem: &JType, v: i64) -> CVal {
     match elem {
-        JType::Long => CVal::Long(v),
+        JType::Long | JType::Double => CVal::Long(v),
         JType::Byte => CVal::Int(i64::from(v as i8)),
         JType::Short => CVal::Int(i64::from(v as i16)),
         JType::Char => CVal::Int(i64::from(v as u16)),
@@ -227,11 +227,18 @@ const SMALL: i32 = 16;
 /// written to the wrong object or two values swapped.
 pub fn preferences(terms: &mut TermPool, objects: Vec<Term>, ints: &[(Term, JType)]) -> Vec<Term> {
     let mut out = objects;
+    let floating = |ty: &JType| matches!(ty, JType::Float | JType::Double);
     let syms: Vec<(Term, bool)> = ints
         .iter()
-        .filter(|(t, ty)| *ty != JType::Boolean && matches!(t.node(), Node::Var(..)))
+        .filter(|(t, ty)| *ty != JType::Boolean && !floating(ty) && matches!(t.node(), Node::Var(..)))
         .map(|(t, ty)| (t.clone(), *ty == JType::Long))
         .collect();
+    let floats: Vec<Term> = ints
+        .iter()
+        .filter(|(t, ty)| floating(ty) && matches!(t.node(), Node::Var(..)))
+        .map(|(t, _)| t.clone())
+        .collect();
+    out.extend(float_preferences(terms, &floats));
     let chars: Vec<&Term> = ints.iter().filter(|(_, ty)| *ty == JType::Char).map(|(t, _)| t).collect();
     let konst = |terms: &mut TermPool, long: bool, v: i32| if long { terms.long(i64::from(v)) } else { terms.int(v) };
     for (t, long) in &syms {
@@ -258,14 +265,61 @@ pub fn preferences(terms: &mut TermPool, objects: Vec<Term>, ints: &[(Term, JTyp
     out
 }
 
-/// The int and long arguments among `args` (their declared narrow types are not known
-/// here: all read as int).
-pub fn int_args<R>(args: &[Value<R>]) -> Vec<(Term, JType)> {
+/// For float and double symbols (IEEE bits), most wanted first: each one of the whole
+/// numbers `1..=16`, the first few pairwise distinct; failing that, a whole number in
+/// `-16..=16`, finite, within `-1024..=1024`.
+fn float_preferences(terms: &mut TermPool, floats: &[Term]) -> Vec<Term> {
+    let konst = |terms: &mut TermPool, t: &Term, v: f64| {
+        let bits = if t.width() == 64 { v.to_bits() as i64 } else { i64::from((v as f32).to_bits()) };
+        terms.bv(t.width(), bits)
+    };
+    let one_of = |terms: &mut TermPool, t: &Term, lo: i32| {
+        let eqs: Vec<Term> = (lo..=SMALL)
+            .map(|k| {
+                let k = konst(terms, t, f64::from(k));
+                terms.eq(t, &k)
+            })
+            .collect();
+        terms.or(&eqs)
+    };
+    let mut out: Vec<Term> = floats.iter().map(|t| one_of(terms, t, 1)).collect();
+    let firsts = &floats[..floats.len().min(MAX_DISTINCT)];
+    for (i, a) in firsts.iter().enumerate() {
+        for b in &firsts[i + 1..] {
+            if a.width() == b.width() {
+                out.push(terms.ne(a, b));
+            }
+        }
+    }
+    for t in floats {
+        out.push(one_of(terms, t, -SMALL));
+    }
+    for t in floats {
+        let exponent = if t.width() == 64 { 0x7ff0_0000_0000_0000_u64 as i64 } else { 0x7f80_0000 };
+        let e = terms.bv(t.width(), exponent);
+        let bits = terms.bin(crate::term::BvOp::And, t, &e);
+        out.push(terms.ne(&bits, &e));
+    }
+    for t in floats {
+        let (lo, hi) = (konst(terms, t, -1024.0), konst(terms, t, 1024.0));
+        let (above, below) = (terms.fp(crate::term::FpOp::Le, &lo, t), terms.fp(crate::term::FpOp::Le, t, &hi));
+        out.push(terms.and2(&above, &below));
+    }
+    out
+}
+
+/// The primitive arguments among `args`, with their declared types (`int` or `long` where
+/// `types` does not say).
+pub fn int_args<R>(args: &[Value<R>], types: &[JType]) -> Vec<(Term, JType)> {
     args.iter()
-        .filter_map(|a| match a {
-            Value::Int(t) => Some((t.clone(), JType::Int)),
-            Value::Long(t) => Some((t.clone(), JType::Long)),
-            Value::Ref(_) => None,
+        .enumerate()
+        .filter_map(|(i, a)| {
+            let declared = types.get(i).filter(|t| !t.is_reference()).cloned();
+            match a {
+                Value::Int(t) => Some((t.clone(), declared.unwrap_or(JType::Int))),
+                Value::Long(t) => Some((t.clone(), declared.unwrap_or(JType::Long))),
+                Value::Ref(_) => None,
+            }
         })
         .collect()
 }

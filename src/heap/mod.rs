@@ -135,6 +135,8 @@ pub fn with_cut<H: Clone, T: Clone>(
 #[derive(Debug, Clone, Copy)]
 pub struct Roots<'a, R> {
     pub args: &'a [Value<R>],
+    /// The declared types of `args`.
+    pub arg_types: &'a [JType],
     pub statics: &'a [(FieldId, Value<R>)],
     pub ret: Option<&'a Value<R>>,
 }
@@ -306,7 +308,7 @@ pub trait HeapStrategy {
     /// choice open, then distinct small non-zero values. The default asks for the int-like
     /// arguments only.
     fn preferences(&self, cx: &mut Ctx<'_>, _heap: &Self::Heap, roots: Roots<'_, Self::Ref>) -> Vec<Term> {
-        concrete::preferences(cx.terms, Vec::new(), &concrete::int_args(roots.args))
+        concrete::preferences(cx.terms, Vec::new(), &concrete::int_args(roots.args, roots.arg_types))
     }
 
     /// A human-readable description of the final heap (for `--dot`): Graphviz source.

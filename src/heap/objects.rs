@@ -164,7 +164,7 @@ impl<R: Clone> Obj<R> {
 /// The Java default of a field of type `ty`.
 pub fn default_value<R>(terms: &mut TermPool, ty: &JType, null: R) -> Value<R> {
     match ty {
-        JType::Long => Value::Long(terms.long(0)),
+        JType::Long | JType::Double => Value::Long(terms.long(0)),
         JType::Class(_) | JType::Array(_) => Value::Ref(null),
         _ => Value::Int(terms.int(0)),
     }
@@ -172,7 +172,7 @@ pub fn default_value<R>(terms: &mut TermPool, ty: &JType, null: R) -> Value<R> {
 
 /// A fresh symbolic value for a primitive input named `name`.
 pub fn fresh_prim<R>(terms: &mut TermPool, ty: &JType, name: &str) -> (Value<R>, Vec<Term>) {
-    if *ty == JType::Long {
+    if ty.is_wide() {
         return (Value::Long(terms.var(name, Sort::Bv(64))), Vec::new());
     }
     let v = terms.var(name, Sort::Bv(32));
@@ -195,5 +195,5 @@ pub fn range_constraint(terms: &mut TermPool, ty: &JType, v: &Term) -> Vec<Term>
 
 /// The bit width array elements of this type are kept in.
 pub fn elem_width(e: &JType) -> u32 {
-    if *e == JType::Long { 64 } else { 32 }
+    if e.is_wide() { 64 } else { 32 }
 }

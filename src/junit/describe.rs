@@ -62,6 +62,7 @@ pub fn input(table: &ClassTable, c: &Concrete, params: &[JType], arg_names: &[St
 fn plain(ty: &JType, x: i64) -> String {
     match ty {
         JType::Boolean => (if x != 0 { "true" } else { "false" }).to_string(),
+        JType::Float | JType::Double => super::java::literal(ty, x),
         _ => x.to_string(),
     }
 }

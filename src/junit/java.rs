@@ -62,10 +62,9 @@ pub fn literal(ty: &JType, v: i64) -> String {
         JType::Short => format!("(short) {}", v as i16),
         JType::Char => format!("(char) {}", v as u16),
         JType::Long => long_literal(v),
-        // The machine keeps no float or double values: a field of these types holds its
-        // default, written as a literal of its own type so that boxing compares it right.
-        JType::Float => format!("{:?}f", v as f32),
-        JType::Double => format!("{:?}", v as f64),
+        // Floats and doubles are kept as their IEEE bits.
+        JType::Float => crate::term::java_literal(32, v as u64),
+        JType::Double => crate::term::java_literal(64, v as u64),
         _ => int_literal(v as i32),
     }
 }
@@ -139,6 +138,8 @@ mod tests {
         assert_eq!(literal(&JType::Boolean, 1), "true");
         assert_eq!(literal(&JType::Long, i64::MIN), "Long.MIN_VALUE");
         assert_eq!(literal(&JType::Int, i64::from(i32::MIN)), "Integer.MIN_VALUE");
+        assert_eq!(literal(&JType::Float, i64::from(0.75f32.to_bits())), "0.75f");
+        assert_eq!(literal(&JType::Double, 2.5f64.to_bits() as i64), "2.5");
         assert_eq!(type_name(&JType::Array(Box::new(JType::Class("a/B$C".into())))), "a.B.C[]");
         assert_eq!(ident("<init>"), "init");
         let units: Vec<u16> = "a\"b\\".encode_utf16().chain([10, 0, 0xe9]).collect();

@@ -147,6 +147,14 @@ impl<'a> Oracle<'a> {
     fn expect(&mut self, ty: &JType, v: &CVal, actual: &str) {
         match v {
             CVal::Null => self.line(&format!("assertNull({actual});")),
+            // A float or double read as a primitive is compared with delta 0: JUnit 4 has no
+            // exact `assertEquals(double, double)` (boxed ones compare by `equals`).
+            CVal::Int(x) | CVal::Long(x)
+                if matches!(ty, JType::Float | JType::Double) && !actual.starts_with("Heap.") =>
+            {
+                let delta = if *ty == JType::Float { "0.0f" } else { "0.0" };
+                self.line(&format!("assertEquals({}, {actual}, {delta});", literal(ty, *x)))
+            }
             CVal::Int(x) | CVal::Long(x) => self.line(&format!("assertEquals({}, {actual});", literal(ty, *x))),
             CVal::Obj(i) => match self.names.get(i) {
                 Some(name) => {

@@ -1,4 +1,5 @@
-//! Primitive arithmetic with Java semantics: wrap-around, masked shifts, division by zero.
+//! Primitive arithmetic with Java semantics: wrap-around, masked shifts, division by zero,
+//! IEEE floating point on the bits of floats and doubles (`term/float.rs`).
 
 use super::Machine;
 use super::control::Feasible;
@@ -8,19 +9,30 @@ use crate::classfile::Kind;
 use crate::heap::{HeapStrategy, Value};
 use crate::ir::{BinOp, CmpKind, Conv, LocalId, Operand, RelOp};
 use crate::solver::Solver;
-use crate::term::{BvCmp, BvOp, Term};
+use crate::term::{BvCmp, BvOp, FpConv, FpOp, Term};
 
 impl<H: HeapStrategy, S: Solver> Machine<'_, H, S> {
     fn wrap(kind: Kind, t: Term) -> Value<H::Ref> {
-        if kind == Kind::Long { Value::Long(t) } else { Value::Int(t) }
+        if matches!(kind, Kind::Long | Kind::Double) { Value::Long(t) } else { Value::Int(t) }
     }
 
     fn check_kind(&self, st: &State<H>, kind: Kind) -> Result<()> {
         match kind {
-            Kind::Int | Kind::Long => Ok(()),
-            Kind::Float | Kind::Double => Err(self.fault(st, "floating-point arithmetic")),
+            Kind::Int | Kind::Long | Kind::Float | Kind::Double => Ok(()),
             Kind::Ref => Err(self.fault(st, "arithmetic on references")),
         }
+    }
+
+    /// `x op y` on floats or doubles (`frem`/`drem` never get here: `exec.rs` cuts them).
+    fn floating(&mut self, st: &State<H>, op: BinOp, x: &Term, y: &Term) -> Result<Term> {
+        let op = match op {
+            BinOp::Add => FpOp::Add,
+            BinOp::Sub => FpOp::Sub,
+            BinOp::Mul => FpOp::Mul,
+            BinOp::Div => FpOp::Div,
+            _ => return Err(self.fault(st, "a bitwise operation on floating-point values")),
+        };
+        Ok(self.terms.fp(op, x, y))
     }
 
     pub(super) fn binary(
@@ -36,6 +48,10 @@ impl<H: HeapStrategy, S: Solver> Machine<'_, H, S> {
         self.check_kind(&st, kind)?;
         let x = self.int_operand(&mut st, a)?;
         let y = self.int_operand(&mut st, b)?;
+        if matches!(kind, Kind::Float | Kind::Double) {
+            let v = self.floating(&st, op, &x, &y)?;
+            return Ok(vec![self.produce(st, dst, Self::wrap(kind, v))]);
+        }
         let t = &mut self.terms;
         let shift = |t: &mut crate::term::TermPool, y: &Term| -> Term {
             // The JVM masks shift distances; a long shift's distance is an int.
@@ -103,18 +119,28 @@ impl<H: HeapStrategy, S: Solver> Machine<'_, H, S> {
         let mut st = st;
         self.check_kind(&st, kind)?;
         let x = self.int_operand(&mut st, a)?;
-        let v = self.terms.neg(&x);
+        let v = if matches!(kind, Kind::Float | Kind::Double) {
+            // `fneg`/`dneg` flip the sign bit (of NaN too).
+            let w = x.width();
+            let sign = self.terms.bv(w, (1u64 << (w - 1)) as i64);
+            self.terms.bin(BvOp::Xor, &x, &sign)
+        } else {
+            self.terms.neg(&x)
+        };
         Ok(vec![self.produce(st, dst, Self::wrap(kind, v))])
     }
 
     pub(super) fn convert(&mut self, st: State<H>, dst: Option<LocalId>, c: Conv, a: &Operand) -> Result<Vec<Next<H>>> {
         let mut st = st;
-        let t = match c {
-            Conv::I2L | Conv::L2I | Conv::I2B | Conv::I2C | Conv::I2S => self.int_operand(&mut st, a)?,
-            _ => return Err(self.fault(&st, "floating-point conversions")),
-        };
+        let t = self.int_operand(&mut st, a)?;
         let p = &mut self.terms;
         let v = match c {
+            Conv::I2F | Conv::L2F => Value::Int(p.fp_conv(FpConv::FromInt, 32, &t)),
+            Conv::I2D | Conv::L2D => Value::Long(p.fp_conv(FpConv::FromInt, 64, &t)),
+            Conv::F2I | Conv::D2I => Value::Int(p.fp_conv(FpConv::ToInt, 32, &t)),
+            Conv::F2L | Conv::D2L => Value::Long(p.fp_conv(FpConv::ToInt, 64, &t)),
+            Conv::F2D => Value::Long(p.fp_conv(FpConv::Resize, 64, &t)),
+            Conv::D2F => Value::Int(p.fp_conv(FpConv::Resize, 32, &t)),
             Conv::I2L => Value::Long(p.sext(32, &t)),
             Conv::L2I => Value::Int(p.extract(31, 0, &t)),
             Conv::I2B => {
@@ -133,7 +159,7 @@ impl<H: HeapStrategy, S: Solver> Machine<'_, H, S> {
         Ok(vec![self.produce(st, dst, v)])
     }
 
-    /// `lcmp`: -1, 0 or 1.
+    /// `lcmp`, `fcmpl`, `fcmpg`, `dcmpl`, `dcmpg`: -1, 0 or 1 (NaN: -1 for `l`, 1 for `g`).
     pub(super) fn compare(
         &mut self,
         st: State<H>,
@@ -143,17 +169,22 @@ impl<H: HeapStrategy, S: Solver> Machine<'_, H, S> {
         b: &Operand,
     ) -> Result<Vec<Next<H>>> {
         let mut st = st;
-        if k != CmpKind::Lcmp {
-            return Err(self.fault(&st, "floating-point comparisons"));
-        }
         let x = self.int_operand(&mut st, a)?;
         let y = self.int_operand(&mut st, b)?;
         let p = &mut self.terms;
-        let lt = p.cmp(BvCmp::Slt, &x, &y);
-        let eq = p.eq(&x, &y);
         let (m1, z, one) = (p.int(-1), p.int(0), p.int(1));
-        let inner = p.ite(&eq, &z, &one);
-        let v = p.ite(&lt, &m1, &inner);
+        let v = if k == CmpKind::Lcmp {
+            let lt = p.cmp(BvCmp::Slt, &x, &y);
+            let eq = p.eq(&x, &y);
+            let inner = p.ite(&eq, &z, &one);
+            p.ite(&lt, &m1, &inner)
+        } else {
+            let (lt, eq, gt) = (p.fp(FpOp::Lt, &x, &y), p.fp(FpOp::Eq, &x, &y), p.fp(FpOp::Lt, &y, &x));
+            let nan = if matches!(k, CmpKind::Fcmpl | CmpKind::Dcmpl) { m1.clone() } else { one.clone() };
+            let unordered = p.ite(&gt, &one, &nan);
+            let inner = p.ite(&eq, &z, &unordered);
+            p.ite(&lt, &m1, &inner)
+        };
         Ok(vec![self.produce(st, dst, Value::Int(v))])
     }
 

@@ -9,32 +9,14 @@ use crate::ir::{Const, Expr, LocalId, Operand, Stmt};
 use crate::solver::Solver;
 use crate::term::Term;
 
-/// What of a statement computes with `float` or `double` values, which the machine does not
-/// model (a field or element of those types only holds its default).
-fn floating_point(stmt: &Stmt) -> Option<&'static str> {
+/// What of a statement the machine does not model: the floating-point remainder (`frem`,
+/// `drem`: Java's is C's `fmod`, not IEEE's remainder).
+fn unmodelled(stmt: &Stmt) -> Option<&'static str> {
     use crate::classfile::Kind;
-    use crate::ir::{ArrayKind, CmpKind, Conv};
-    let fp_const = |o: &Operand| matches!(o, Operand::Const(Const::Float(_) | Const::Double(_)));
-    let fp_kind = |k: &Kind| matches!(k, Kind::Float | Kind::Double);
-    let e = match stmt {
-        Stmt::Invoke(c) | Stmt::Assign(_, Expr::Invoke(c)) if c.args.iter().any(fp_const) => {
-            return Some("floating-point values");
+    match stmt {
+        Stmt::Assign(_, Expr::Binary(crate::ir::BinOp::Rem, Kind::Float | Kind::Double, ..)) => {
+            Some("floating-point remainder")
         }
-        Stmt::Assign(_, e) => e,
-        Stmt::PutField(_, _, v) | Stmt::PutStatic(_, v) if fp_const(v) => return Some("floating-point values"),
-        Stmt::ArrayStore(ArrayKind::Float | ArrayKind::Double, ..) => return Some("floating-point arrays"),
-        _ => return None,
-    };
-    match e {
-        Expr::Use(o) if fp_const(o) => Some("floating-point values"),
-        Expr::Binary(_, k, ..) | Expr::Neg(k, _) if fp_kind(k) => Some("floating-point arithmetic"),
-        Expr::Convert(c, _) if !matches!(c, Conv::I2L | Conv::L2I | Conv::I2B | Conv::I2C | Conv::I2S) => {
-            Some("floating-point conversions")
-        }
-        Expr::Compare(CmpKind::Fcmpl | CmpKind::Fcmpg | CmpKind::Dcmpl | CmpKind::Dcmpg, ..) => {
-            Some("floating-point comparisons")
-        }
-        Expr::ArrayLoad(ArrayKind::Float | ArrayKind::Double, ..) => Some("floating-point arrays"),
         _ => None,
     }
 }
@@ -50,7 +32,7 @@ impl<H: HeapStrategy, S: Solver> Machine<'_, H, S> {
             return Err(self.fault(&st, "a jump to a block that does not exist"));
         };
         match block.instrs.get(frame.next) {
-            Some(instr) => match floating_point(&instr.stmt) {
+            Some(instr) => match unmodelled(&instr.stmt) {
                 // Not modelled yet: the trace ends here, cut with the reason; the run goes on.
                 Some(what) => Ok(vec![Next::Done(st, super::Outcome::Cut(format!("unsupported: {what}")))]),
                 None => self.exec_stmt(st, &instr.stmt),
@@ -137,7 +119,8 @@ impl<H: HeapStrategy, S: Solver> Machine<'_, H, S> {
                 Const::Null => Ok(Value::Ref(self.strategy.null(cx!(self)))),
                 Const::String(text) => self.new_string(st, Some(text)),
                 Const::Class(_) => self.literal_object(st, "java/lang/Class"),
-                Const::Float(_) | Const::Double(_) => Err(self.fault(st, "floating-point values")),
+                Const::Float(f) => Ok(Value::Int(self.terms.bv(32, i64::from(f.to_bits())))),
+                Const::Double(d) => Ok(Value::Long(self.terms.bv(64, d.to_bits() as i64))),
             },
         }
     }

@@ -110,6 +110,7 @@ impl<'p, H: HeapStrategy, S: Solver> Machine<'p, H, S> {
             budget,
             precondition: None,
             entry: None,
+            arg_types: Vec::new(),
             p_limit: config.bounds.precondition_fuse,
             deferring: false,
             pointwise: false,
@@ -317,7 +318,8 @@ impl<'p, H: HeapStrategy, S: Solver> Machine<'p, H, S> {
                     let solver = &mut self.solver;
                     let mut values = |ts: &[Term]| solver.eval(ts);
                     let cx = cx!(self);
-                    let roots = Roots { args: &st.args, statics: &st.statics, ret: ret.as_ref() };
+                    let roots =
+                        Roots { args: &st.args, arg_types: &self.arg_types, statics: &st.statics, ret: ret.as_ref() };
                     match self.strategy.concretize(cx, &st.heap, &model, &mut values, roots) {
                         Ok(c) => Some(c),
                         // Z3 interrupted while the model was read: the budget ran out.
@@ -378,7 +380,7 @@ impl<'p, H: HeapStrategy, S: Solver> Machine<'p, H, S> {
         if !prefer {
             return self.solver.model(pc);
         }
-        let roots = Roots { args: &st.args, statics: &st.statics, ret };
+        let roots = Roots { args: &st.args, arg_types: &self.arg_types, statics: &st.statics, ret };
         let wanted = self.strategy.preferences(cx!(self), heap, roots);
         self.solver.model_preferring(pc, &wanted)
     }
@@ -434,7 +436,7 @@ impl<'p, H: HeapStrategy, S: Solver> Machine<'p, H, S> {
             let solver = &mut self.solver;
             let mut values = |ts: &[Term]| solver.eval(ts);
             let cx = cx!(self);
-            let roots = Roots { args: &st.args, statics: &st.statics, ret: None };
+            let roots = Roots { args: &st.args, arg_types: &self.arg_types, statics: &st.statics, ret: None };
             match self.strategy.concretize(cx, &sp.heap, &model, &mut values, roots) {
                 Ok(input) => input,
                 // Z3 interrupted while the model was read: cut by the budget (see `fuse_cut`).

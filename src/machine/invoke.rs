@@ -44,15 +44,6 @@ impl<H: HeapStrategy, S: Solver> Machine<'_, H, S> {
                 let (r, mut c) = self.strategy.input(cx!(self), &mut heap, &name, ty, receiver)?;
                 pc.append(&mut c);
                 Value::Ref(r)
-            } else if matches!(ty, JType::Float | JType::Double) {
-                return Err(Error::MachineUnsupported {
-                    at: crate::error::Location {
-                        class: Some(table.class(m.owner).java_name()),
-                        method: Some(m.signature()),
-                        pc: None,
-                    },
-                    what: "floating-point parameters".into(),
-                });
             } else {
                 let (v, mut c) = crate::heap::objects::fresh_prim(&mut self.terms, ty, &name);
                 pc.append(&mut c);
@@ -82,6 +73,7 @@ impl<H: HeapStrategy, S: Solver> Machine<'_, H, S> {
         // The precondition is an oracle on the inputs, not a prefix of every trace.
         self.precondition = self.precondition_of(entry)?;
         self.entry = Some(entry);
+        self.arg_types = types;
         if !self.config.symbolic_statics {
             st = match self.ensure_init(st, m.owner)? {
                 Ok(s) | Err(Next::Run(s)) => s,

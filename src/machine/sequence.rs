@@ -421,6 +421,8 @@ fn op_name(node: &Node) -> String {
         Node::Extract(h, l, _) => format!("extract{h}_{l}"),
         Node::Select(..) => "select".into(),
         Node::Store(..) => "store".into(),
+        Node::FpBin(op, ..) => format!("fp{op:?}"),
+        Node::FpConv(c, to, _) => format!("fp{c:?}{to}"),
         Node::Bool(_) | Node::Bv(..) | Node::Var(..) => String::new(),
     }
 }

@@ -211,6 +211,11 @@ impl<'a> Evaluator<'a> {
                     _ => return None,
                 }
             }
+            Node::FpBin(op, a, b) => {
+                let v = super::float::fold_op(*op, a.width(), self.bv(a)?, self.bv(b)?);
+                if op.is_cmp() { Val::Bool(v != 0) } else { Val::Bv(v) }
+            }
+            Node::FpConv(c, to, a) => Val::Bv(super::float::fold_conv(*c, a.width(), *to, self.bv(a)?)),
             Node::Store(arr, i, v) => {
                 let (i, v) = (self.bv(i)?, self.bv(v)?);
                 match self.eval(arr)? {

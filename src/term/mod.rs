@@ -9,6 +9,7 @@
 //! and replay.
 
 pub mod eval;
+mod float;
 mod print;
 mod simplify;
 
@@ -17,6 +18,7 @@ use std::hash::{Hash, Hasher};
 use std::rc::Rc;
 
 pub use eval::{Assignment, Evaluator, IdHasher, Val};
+pub use float::{FpConv, FpOp, java_literal, nan_bits};
 
 /// The sort of a term.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -77,6 +79,10 @@ pub enum Node {
     Extract(u32, u32, Term),
     Select(Term, Term),
     Store(Term, Term, Term),
+    /// A floating-point operation on the IEEE bits of two floats or doubles (`float.rs`).
+    FpBin(FpOp, Term, Term),
+    /// A conversion to or from floating-point bits, to the given width (`float.rs`).
+    FpConv(FpConv, u32, Term),
 }
 
 #[derive(Debug)]
@@ -154,10 +160,17 @@ impl Term {
     pub fn children(&self) -> Vec<&Term> {
         match &self.0.node {
             Node::Bool(_) | Node::Bv(..) | Node::Var(..) => vec![],
-            Node::Not(a) | Node::Neg(a) | Node::SExt(_, a) | Node::ZExt(_, a) | Node::Extract(_, _, a) => vec![a],
+            Node::Not(a)
+            | Node::Neg(a)
+            | Node::SExt(_, a)
+            | Node::ZExt(_, a)
+            | Node::Extract(_, _, a)
+            | Node::FpConv(_, _, a) => vec![a],
             Node::And(v) | Node::Or(v) => v.iter().collect(),
             Node::Ite(a, b, c) | Node::Store(a, b, c) => vec![a, b, c],
-            Node::Eq(a, b) | Node::Bin(_, a, b) | Node::Cmp(_, a, b) | Node::Select(a, b) => vec![a, b],
+            Node::Eq(a, b) | Node::Bin(_, a, b) | Node::Cmp(_, a, b) | Node::Select(a, b) | Node::FpBin(_, a, b) => {
+                vec![a, b]
+            }
         }
     }
     /// The free symbols of this term, each once, in first-occurrence order.
@@ -307,6 +320,14 @@ impl TermPool {
             Node::Store(a, i, v) => {
                 let (a, i, v) = (sub(self, &a), sub(self, &i), sub(self, &v));
                 self.store(&a, &i, &v)
+            }
+            Node::FpBin(op, a, b) => {
+                let (a, b) = (sub(self, &a), sub(self, &b));
+                self.fp(op, &a, &b)
+            }
+            Node::FpConv(c, to, a) => {
+                let a = sub(self, &a);
+                self.fp_conv(c, to, &a)
             }
         };
         memo.insert(t.id(), out.clone());

@@ -7,7 +7,7 @@
 use std::collections::HashMap;
 use std::fmt;
 
-use super::{BvCmp, BvOp, Node, Sort, Term};
+use super::{BvCmp, BvOp, FpConv, FpOp, Node, Sort, Term};
 
 /// Names an equality atom `var == constant` specially (e.g. a heap choice as
 /// `this.next -> L2`); returns `None` to print it normally.
@@ -203,6 +203,36 @@ fn write_term(t: &Term, out: &mut String, namer: Option<AtomNamer<'_>>, depth: u
             out.push_str(" := ");
             sub(v, out);
             out.push(']');
+        }
+        Node::FpBin(op, a, b) => {
+            // Constants as the float or double they are, not their bits.
+            let sub = |t: &Term, out: &mut String| match t.node() {
+                Node::Bv(w, v) => out.push_str(&super::java_literal(*w, *v)),
+                _ => sub(t, out),
+            };
+            out.push('(');
+            sub(a, out);
+            out.push_str(match op {
+                FpOp::Add => " +. ",
+                FpOp::Sub => " -. ",
+                FpOp::Mul => " *. ",
+                FpOp::Div => " /. ",
+                FpOp::Lt => " <. ",
+                FpOp::Le => " <=. ",
+                FpOp::Eq => " ==. ",
+            });
+            sub(b, out);
+            out.push(')');
+        }
+        Node::FpConv(c, to, a) => {
+            let ty = match (c, to) {
+                (FpConv::ToInt, 64) => "long",
+                (FpConv::ToInt, _) => "int",
+                (_, 64) => "double",
+                _ => "float",
+            };
+            out.push_str(&format!("({ty}) "));
+            sub(a, out);
         }
     }
 }

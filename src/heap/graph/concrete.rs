@@ -294,7 +294,7 @@ pub fn build(cx: &mut Ctx<'_>, input: &Concrete) -> (LazyHeap, Vec<Value<LRef>>)
 /// trace's own, so only the values of primitive input fields, array lengths and int
 /// arguments are left to choose.
 pub fn graph_preferences(cx: &mut Ctx<'_>, heap: &LazyHeap, roots: Roots<'_, LRef>) -> Vec<Term> {
-    let mut ints = int_args(roots.args);
+    let mut ints = int_args(roots.args, roots.arg_types);
     for o in heap.objs.iter().filter(|o| o.input) {
         for (f, v) in &o.initial {
             if let Some(t) = v.term() {

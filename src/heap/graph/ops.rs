@@ -180,7 +180,7 @@ pub fn array_load(cx: &mut Ctx<'_>, heap: &LazyHeap, r: &LRef, idx: &Term) -> Re
             let arr = obj.array.as_ref().ok_or_else(|| internal("array without contents".into()))?;
             if let Some(p) = &arr.prims {
                 let v = p.load(cx.terms, idx);
-                let v = if elem == JType::Long { Value::Long(v) } else { Value::Int(v) };
+                let v = if elem.is_wide() { Value::Long(v) } else { Value::Int(v) };
                 return Ok(vec![Alt::plain(h, v)]);
             }
             let k = idx.as_i64().ok_or_else(|| internal("symbolic index into a reference array".into()))?;

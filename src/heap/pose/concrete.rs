@@ -251,7 +251,7 @@ pub fn dot(cx: &mut Ctx<'_>, heap: &PoseHeap) -> String {
 /// primitive input fields, array lengths and int arguments.
 pub fn pose_preferences(cx: &mut Ctx<'_>, heap: &PoseHeap, roots: Roots<'_, Term>) -> Vec<Term> {
     let objects = heap.syms.iter().map(|s| s.fresh.clone()).collect();
-    let mut ints = int_args(roots.args);
+    let mut ints = int_args(roots.args, roots.arg_types);
     for s in &heap.syms {
         for (key, (v, _)) in &s.initial {
             let ty = match key {

@@ -666,7 +666,7 @@ impl HeapStrategy for Pose {
     ) -> Result<Vec<Alt<PoseHeap, Value<Term>>>> {
         let elem = array_elem(cx, heap, r)?;
         if !elem.is_reference() {
-            let long = elem == JType::Long;
+            let long = elem.is_wide();
             let alts = Pose::read_ref(cx, heap, r, Key::Elems, |cx, a| {
                 let p = a.prims.as_ref().ok_or_else(|| internal("elements of a non-array"))?;
                 Ok(Value::Int(p.load(cx.terms, idx)))

@@ -224,7 +224,7 @@ pub fn dot(cx: &mut Ctx<'_>, heap: &UberHeap) -> String {
 /// and int arguments.
 pub fn uber_preferences(cx: &mut Ctx<'_>, heap: &UberHeap, roots: Roots<'_, RefId>) -> Vec<Term> {
     let mut objects = Vec::new();
-    let mut ints = int_args(roots.args);
+    let mut ints = int_args(roots.args, roots.arg_types);
     for l in heap.locs.iter().filter(|l| l.input) {
         if l.choice.is_some() {
             objects.push(l.exists.clone());

@@ -758,7 +758,7 @@ impl Uber {
         let arr = loc.array.as_ref().ok_or_else(|| internal("array without contents"))?;
         if let Some(p) = &arr.prims {
             let v = p.load(cx.terms, idx);
-            let v = if elem == JType::Long { Value::Long(v) } else { Value::Int(v) };
+            let v = if elem.is_wide() { Value::Long(v) } else { Value::Int(v) };
             return Ok((heap, v, Vec::new(), None));
         }
         let k = idx.as_i64().ok_or_else(|| internal("symbolic index into a reference array"))?;

@@ -1,7 +1,7 @@
 //! The Z3 back end: translates our terms (once each) and solves incrementally with push/pop.
 //!
-//! This is the only file of the crate that imports `z3`. A `Z3Solver` uses the crate's
-//! thread-local context; [`isolated`] gives each exploration a context of its own, so that
+//! This module (with `float.rs`) is the only one of the crate that imports `z3`. A
+//! `Z3Solver` uses the crate's thread-local context; [`isolated`] gives each exploration a context of its own, so that
 //! what one method asked Z3 cannot change the queries or models of the next, and watches
 //! the exploration's budget: when it runs out (deadline, stop request, memory) a watchdog
 //! thread interrupts the query in flight, which then answers `unknown`. The same watchdog
@@ -9,6 +9,8 @@
 //! `timeout` parameter starts and joins a timer thread around every check, which cost
 //! uber's repOK runs a third of their solver time (README, "Where uber's time goes"). Z3's
 //! own Ctrl-C handler is off (`ctrl_c=false`): a SIGINT is the process's to handle.
+
+mod float;
 
 use std::cell::RefCell;
 use std::collections::HashMap;
@@ -140,6 +142,12 @@ pub struct Z3Solver {
     watch: Option<(u64, Arc<AtomicU64>)>,
     /// Whether the last check outlived its deadline.
     late: bool,
+    /// The per-query timeout, for a solver made again ([`Z3Solver::with_floats`]).
+    timeout_ms: u32,
+    /// Whether a floating-point term has been translated, and whether the solver is one
+    /// for every theory: it must be then (a `QF_ABV` solver reads `fp.lt` as an
+    /// uninterpreted function).
+    floats: (bool, bool),
 }
 
 impl Z3Solver {
@@ -152,16 +160,11 @@ impl Z3Solver {
     /// build than Z3 takes to solve the plain one (README, "Where uber's time goes").
     pub fn new(timeout_ms: u32, lift: bool) -> Self {
         let solver = z3::Solver::new_for_logic("QF_ABV").unwrap_or_default();
-        let mut p = Params::new();
         let watch = QUERY_DEADLINE.with(|d| d.borrow().clone()).map(|d| (u64::from(timeout_ms) * 1000, d));
-        if watch.is_none() {
-            p.set_u32("timeout", timeout_ms);
-        }
-        p.set_u32("random_seed", 0);
-        // Z3 would otherwise catch SIGINT during a check (and only cancel that check).
-        p.set_bool("ctrl_c", false);
-        solver.set_params(&p);
+        solver.set_params(&Self::params(timeout_ms, watch.is_none()));
         Z3Solver {
+            timeout_ms,
+            floats: (false, false),
             solver,
             asserted: Vec::new(),
             cache: HashMap::new(),
@@ -176,6 +179,35 @@ impl Z3Solver {
         }
     }
 
+    /// The fixed settings of every solver: the timeout (unless the watchdog enforces it), a
+    /// fixed seed, and no SIGINT handler (Z3 would catch it and only cancel that check).
+    fn params(timeout_ms: u32, own_timeout: bool) -> Params {
+        let mut p = Params::new();
+        if own_timeout {
+            p.set_u32("timeout", timeout_ms);
+        }
+        p.set_u32("random_seed", 0);
+        p.set_bool("ctrl_c", false);
+        p
+    }
+
+    /// Moves to a solver for every theory once a floating-point term has been translated
+    /// (bit-vector-only runs keep the faster `QF_ABV` one), asserting the same stack again.
+    fn with_floats(&mut self) {
+        if self.floats != (true, false) {
+            return;
+        }
+        self.floats.1 = true;
+        let solver = z3::Solver::new();
+        solver.set_params(&Self::params(self.timeout_ms, self.watch.is_none()));
+        for t in &self.asserted {
+            solver.push();
+            solver.assert(self.gb(t));
+        }
+        self.solver = solver;
+        self.pinned = None;
+    }
+
     /// Makes the asserted stack equal to `pc`, popping and pushing only the difference.
     fn sync(&mut self, pc: &[Term]) {
         let common = super::common_prefix(&self.asserted, pc);
@@ -185,8 +217,9 @@ impl Z3Solver {
             self.asserted.truncate(common);
         }
         for t in &pc[common..] {
-            self.solver.push();
             let b = self.boolean(t);
+            self.with_floats();
+            self.solver.push();
             self.solver.assert(&b);
             self.asserted.push(t.clone());
         }
@@ -280,6 +313,7 @@ impl Z3Solver {
                 continue;
             }
             let d = self.translate_node(&t);
+            self.floats.0 |= matches!(t.node(), Node::FpBin(..) | Node::FpConv(..));
             if let Node::Var(name, Sort::Bool | Sort::Bv(_)) = t.node() {
                 self.var_index.insert(name.clone(), self.vars.len());
                 self.vars.push((t.clone(), d.clone()));
@@ -348,6 +382,10 @@ impl Z3Solver {
                 Some(arr) => d(&arr.store(&self.gv(i), &self.gv(v))),
                 None => self.get(arr),
             },
+            Node::FpBin(op, a, b) => {
+                float::binary(*op, &self.gv(a), &self.gv(b)).unwrap_or_else(|| d(&Bool::from_bool(false)))
+            }
+            Node::FpConv(c, to, a) => d(&float::convert(*c, *to, &self.gv(a)).unwrap_or_else(|| BV::from_u64(0, *to))),
         }
     }
 }
@@ -458,6 +496,7 @@ impl Solver for Z3Solver {
         self.pinned = None;
         self.sync(pc);
         let softs: Vec<Bool> = prefer.iter().map(|t| self.boolean(t)).collect();
+        self.with_floats();
         self.solver.push();
         let lits: Vec<Bool> = (0..softs.len()).map(|k| Bool::new_const(format!("prefer!{k}"))).collect();
         for (l, s) in lits.iter().zip(&softs) {
