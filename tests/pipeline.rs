@@ -171,14 +171,16 @@ fn gen_of_a_call_sequence_builds_the_list_through_its_api() {
 /// Floats and doubles through the pipeline: `sign` has four paths (positive, negative, zero
 /// and NaN, which fails every comparison), `round` three (`(int) f` saturates at
 /// Integer.MAX_VALUE; a fraction of at least a half), `add` two (a field that stops at 100).
-/// Inputs and assertions are float and double literals of their own types.
+/// `bits` five (the models of `Float.floatToIntBits`, `Math.min`/`max`/`abs` and
+/// `Double.hashCode`: a NaN, `-0.0` below `0.0`). Inputs and assertions are float and double
+/// literals of their own types.
 #[test]
 fn gen_of_float_methods_writes_float_literals() {
-    let specs = ["ops.Floats#sign", "ops.Floats#round", "ops.Floats#add"];
+    let specs = ["ops.Floats#sign", "ops.Floats#round", "ops.Floats#add", "ops.Floats#bits"];
     let g = generate("ops", &specs, Strategy::Uber, Config::default());
     let counts: Vec<(usize, usize)> =
         g.methods.iter().map(|(_, t)| t.as_ref().map(|t| (t.summary.paths, t.tests)).unwrap()).collect();
-    assert_eq!(counts, [(4, 4), (3, 3), (2, 2)]);
+    assert_eq!(counts, [(4, 4), (3, 3), (2, 2), (5, 5)]);
     let sign = &g.methods[0].1.as_ref().unwrap().file.contents;
     assert!(sign.contains("ops.Floats.sign(Double.NaN)"), "{sign}");
     check("ops", &g);

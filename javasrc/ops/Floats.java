@@ -53,4 +53,12 @@ public class Floats {
     static double remainder(double a, double b) {
         return a % b;
     }
+
+    /** The JDK's bit views and Math on floats: a NaN key hashes as Float.NaN does. */
+    static int bits(float f, double d) {
+        if (Float.floatToIntBits(f) == 0x7fc00000) return 0;
+        if (Math.min(f, -f) == -0.0f && 1 / Math.min(f, -f) < 0) return 1;
+        if (Math.abs(d) > Math.max(d, 2.0)) return 2;
+        return Double.hashCode(d) == 0 ? 3 : 4;
+    }
 }

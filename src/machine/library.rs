@@ -11,9 +11,9 @@ use super::state::{Next, State};
 use crate::classfile::MethodId;
 use crate::heap::{HeapStrategy, Test, Value};
 use crate::ir::{Call, LocalId};
-use crate::models::{self, Model};
+use crate::models::{self, FloatOp, Model};
 use crate::solver::Solver;
-use crate::term::{BvCmp, Sort};
+use crate::term::{BvCmp, BvOp, FpOp, Sort, Term};
 use crate::{Error, Result};
 
 impl<H: HeapStrategy, S: Solver> Machine<'_, H, S> {
@@ -74,6 +74,66 @@ impl<H: HeapStrategy, S: Solver> Machine<'_, H, S> {
         Ok(vec![self.finish_call(st, dst, v)])
     }
 
+    /// What a floating-point model gives for `a` (and `b`, of two-operand methods).
+    fn float_model(&mut self, op: FloatOp, a: &Term, b: Option<&Term>) -> Term {
+        let p = &mut self.terms;
+        let w = a.width();
+        let nan = p.bv(w, crate::term::nan_bits(w) as i64);
+        let is_nan = |p: &mut crate::term::TermPool, x: &Term| {
+            let same = p.fp(FpOp::Eq, x, x);
+            p.not(&same)
+        };
+        let canonical = |p: &mut crate::term::TermPool, x: &Term| {
+            let c = is_nan(p, x);
+            p.ite(&c, &nan, x)
+        };
+        let b = b.unwrap_or(a);
+        match op {
+            FloatOp::RawBits => a.clone(),
+            FloatOp::Bits => canonical(p, a),
+            FloatOp::Hash => {
+                let bits = canonical(p, a);
+                if w < 64 {
+                    return bits;
+                }
+                let high = p.extract(63, 32, &bits);
+                let low = p.extract(31, 0, &bits);
+                p.bin(BvOp::Xor, &high, &low)
+            }
+            FloatOp::IsNaN => {
+                let c = is_nan(p, a);
+                let (one, zero) = (p.int(1), p.int(0));
+                p.ite(&c, &one, &zero)
+            }
+            FloatOp::Compare => {
+                let (lt, gt) = (p.fp(FpOp::Lt, a, b), p.fp(FpOp::Lt, b, a));
+                let (x, y) = (canonical(p, a), canonical(p, b));
+                let (m1, zero, one) = (p.int(-1), p.int(0), p.int(1));
+                let (same, below) = (p.eq(&x, &y), p.cmp(BvCmp::Slt, &x, &y));
+                let by_bits = p.ite(&below, &m1, &one);
+                let by_bits = p.ite(&same, &zero, &by_bits);
+                let inner = p.ite(&gt, &one, &by_bits);
+                p.ite(&lt, &m1, &inner)
+            }
+            FloatOp::Abs => {
+                let magnitude = p.bv(w, if w == 64 { i64::MAX } else { i64::from(i32::MAX) });
+                p.bin(BvOp::And, a, &magnitude)
+            }
+            FloatOp::Min | FloatOp::Max => {
+                let max = op == FloatOp::Max;
+                // Equal operands differ only as 0.0 and -0.0: min ors the sign bits, max ands them.
+                let (lt, gt) = (p.fp(FpOp::Lt, a, b), p.fp(FpOp::Lt, b, a));
+                let equal = p.bin(if max { BvOp::And } else { BvOp::Or }, a, b);
+                let (first, second) = if max { (b, a) } else { (a, b) };
+                let inner = p.ite(&gt, second, &equal);
+                let ordered = p.ite(&lt, first, &inner);
+                let (na, nb) = (is_nan(p, a), is_nan(p, b));
+                let either = p.or2(&na, &nb);
+                p.ite(&either, &nan, &ordered)
+            }
+        }
+    }
+
     /// Stores a model's result and moves past the call.
     pub(super) fn finish_call(&self, st: State<H>, dst: Option<LocalId>, v: Option<Value<H::Ref>>) -> Next<H> {
         match v {
@@ -122,6 +182,12 @@ impl<H: HeapStrategy, S: Solver> Machine<'_, H, S> {
                 let na = self.terms.neg(&a);
                 let v = self.terms.ite(&neg, &na, &a);
                 let v = if long_ { Value::Long(v) } else { Value::Int(v) };
+                vec![self.finish_call(st, dst, Some(v))]
+            }
+            Model::Float(op) => {
+                let (Some(a), b) = (int(0), int(1)) else { return Err(missing(self, &st)) };
+                let v = self.float_model(op, &a, b.as_ref());
+                let v = if v.width() == 64 { Value::Long(v) } else { Value::Int(v) };
                 vec![self.finish_call(st, dst, Some(v))]
             }
             Model::Compare => {

@@ -41,6 +41,9 @@ pub enum Model {
     MinMax { max: bool, long_: bool },
     /// `Math.abs` of an int (`long_`: a long).
     Abs { long_: bool },
+    /// A static method of `Float`, `Double` or `Math` on floats or doubles (kept as their
+    /// IEEE bits).
+    Float(FloatOp),
     /// `Integer.compare`/`Long.compare`: -1, 0 or 1.
     Compare,
     /// `Integer.valueOf(int)` and the other boxes: a new box holding argument 0 in
@@ -64,6 +67,25 @@ pub enum Model {
     BoxCompare { class: &'static str, cast: bool },
     /// A `String` method on symbolic characters (`machine/strings.rs`).
     String(StringOp),
+}
+
+/// The floating-point methods modelled, of `float` or `double` alike.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FloatOp {
+    /// `floatToRawIntBits`, `intBitsToFloat` and the `Double` pair: the same bits.
+    RawBits,
+    /// `floatToIntBits`, `doubleToLongBits`: the bits, every NaN as the canonical one.
+    Bits,
+    /// `Float.hashCode(f)`, `Double.hashCode(d)`: the bits (a double's two halves xored).
+    Hash,
+    IsNaN,
+    /// `Float.compare`, `Double.compare`: numeric order, then `-0.0 < 0.0 < NaN`.
+    Compare,
+    /// `Math.abs`: the sign bit cleared.
+    Abs,
+    /// `Math.min`, `Math.max`: NaN if either is, `-0.0` below `0.0`.
+    Min,
+    Max,
 }
 
 /// The `String` methods modelled on a string's length and characters.
@@ -137,6 +159,8 @@ pub fn lookup(class: &str, name: &str, desc: &str) -> Option<Model> {
             Model::MinMax { max: name == "max", long_: desc == "(JJ)J" }
         }
         ("java/lang/Math", "abs", "(I)I" | "(J)J") => Model::Abs { long_: desc == "(J)J" },
+        ("java/lang/Math", "abs" | "min" | "max", "(F)F" | "(D)D" | "(FF)F" | "(DD)D")
+        | ("java/lang/Float" | "java/lang/Double", _, _) => return float(name, desc).map(Model::Float),
         ("java/lang/Integer" | "java/lang/Long", "compare", "(II)I" | "(JJ)I") => Model::Compare,
         ("java/lang/String", "valueOf", _) if desc.ends_with(")Ljava/lang/String;") => Model::NewString,
         ("java/lang/String", "toString", "()Ljava/lang/String;") => Model::Receiver,
@@ -157,6 +181,24 @@ pub fn lookup(class: &str, name: &str, desc: &str) -> Option<Model> {
         ("java/lang/StringBuilder", "toString", "()Ljava/lang/String;") => Model::NewString,
         ("java/lang/Object" | "java/lang/Integer", "toString", "()Ljava/lang/String;") => Model::NewString,
         _ => return boxing(class, name, desc),
+    })
+}
+
+/// The static floating-point methods of `Float`, `Double` and `Math` by name and descriptor.
+fn float(name: &str, desc: &str) -> Option<FloatOp> {
+    Some(match (name, desc) {
+        ("floatToRawIntBits", "(F)I")
+        | ("intBitsToFloat", "(I)F")
+        | ("doubleToRawLongBits", "(D)J")
+        | ("longBitsToDouble", "(J)D") => FloatOp::RawBits,
+        ("floatToIntBits", "(F)I") | ("doubleToLongBits", "(D)J") => FloatOp::Bits,
+        ("hashCode", "(F)I" | "(D)I") => FloatOp::Hash,
+        ("isNaN", "(F)Z" | "(D)Z") => FloatOp::IsNaN,
+        ("compare", "(FF)I" | "(DD)I") => FloatOp::Compare,
+        ("abs", "(F)F" | "(D)D") => FloatOp::Abs,
+        ("min", "(FF)F" | "(DD)D") => FloatOp::Min,
+        ("max", "(FF)F" | "(DD)D") => FloatOp::Max,
+        _ => return None,
     })
 }
 
