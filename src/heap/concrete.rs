@@ -222,9 +222,10 @@ const SMALL: i32 = 16;
 /// first: `objects` (each the condition that one more distinct, non-null input object
 /// exists, in creation order), then, for the int-like input symbols `ints` (booleans left
 /// alone): each non-zero, the first few pairwise distinct, each in `1..=16`, each in
-/// `-16..=16` (a `char` in `'a'..='z'` instead). A model that meets them rebuilds an input with distinct objects and distinct
-/// small values where the path allows, so that a test sees a field left unset, a value
-/// written to the wrong object or two values swapped.
+/// `-16..=16` (a `char` in `'a'..='z'` instead); floats and doubles as
+/// `float_preferences` says. A model that meets them rebuilds an input with distinct
+/// objects and distinct small values where the path allows, so that a test sees a field
+/// left unset, a value written to the wrong object or two values swapped.
 pub fn preferences(terms: &mut TermPool, objects: Vec<Term>, ints: &[(Term, JType)]) -> Vec<Term> {
     let mut out = objects;
     let floating = |ty: &JType| matches!(ty, JType::Float | JType::Double);
@@ -238,7 +239,8 @@ pub fn preferences(terms: &mut TermPool, objects: Vec<Term>, ints: &[(Term, JTyp
         .filter(|(t, ty)| floating(ty) && matches!(t.node(), Node::Var(..)))
         .map(|(t, _)| t.clone())
         .collect();
-    out.extend(float_preferences(terms, &floats));
+    let (wanted, fallback) = float_preferences(terms, &floats);
+    out.extend(wanted);
     let chars: Vec<&Term> = ints.iter().filter(|(_, ty)| *ty == JType::Char).map(|(t, _)| t).collect();
     let konst = |terms: &mut TermPool, long: bool, v: i32| if long { terms.long(i64::from(v)) } else { terms.int(v) };
     for (t, long) in &syms {
@@ -262,13 +264,15 @@ pub fn preferences(terms: &mut TermPool, objects: Vec<Term>, ints: &[(Term, JTyp
             out.push(terms.and2(&above, &below));
         }
     }
+    out.extend(fallback);
     out
 }
 
-/// For float and double symbols (IEEE bits), most wanted first: each one of the whole
-/// numbers `1..=16`, the first few pairwise distinct; failing that, a whole number in
-/// `-16..=16`, finite, within `-1024..=1024`.
-fn float_preferences(terms: &mut TermPool, floats: &[Term]) -> Vec<Term> {
+/// For float and double symbols (IEEE bits): what is wanted as much as the ints' wishes
+/// (each one of the whole numbers `1..=16`, the first few pairwise distinct), and, least
+/// wanted of all, what a path that rules those out should still get (a whole number in
+/// `-16..=16`, finite, within `-1024..=1024`).
+fn float_preferences(terms: &mut TermPool, floats: &[Term]) -> (Vec<Term>, Vec<Term>) {
     let konst = |terms: &mut TermPool, t: &Term, v: f64| {
         let bits = if t.width() == 64 { v.to_bits() as i64 } else { i64::from((v as f32).to_bits()) };
         terms.bv(t.width(), bits)
@@ -291,21 +295,22 @@ fn float_preferences(terms: &mut TermPool, floats: &[Term]) -> Vec<Term> {
             }
         }
     }
-    for t in floats {
-        out.push(one_of(terms, t, -SMALL));
-    }
+    let mut fallback: Vec<Term> = floats.iter().map(|t| one_of(terms, t, -SMALL)).collect();
     for t in floats {
         let exponent = if t.width() == 64 { 0x7ff0_0000_0000_0000_u64 as i64 } else { 0x7f80_0000 };
         let e = terms.bv(t.width(), exponent);
         let bits = terms.bin(crate::term::BvOp::And, t, &e);
-        out.push(terms.ne(&bits, &e));
+        fallback.push(terms.ne(&bits, &e));
     }
     for t in floats {
-        let (lo, hi) = (konst(terms, t, -1024.0), konst(terms, t, 1024.0));
-        let (above, below) = (terms.fp(crate::term::FpOp::Le, &lo, t), terms.fp(crate::term::FpOp::Le, t, &hi));
-        out.push(terms.and2(&above, &below));
+        // |t| <= 1024 on the bits alone (magnitudes order as unsigned numbers), so that the
+        // preference adds no floating-point reasoning of its own.
+        let magnitude = terms.bv(t.width(), if t.width() == 64 { i64::MAX } else { i64::from(i32::MAX) });
+        let abs = terms.bin(crate::term::BvOp::And, t, &magnitude);
+        let limit = konst(terms, t, 1024.0);
+        fallback.push(terms.cmp(crate::term::BvCmp::Ule, &abs, &limit));
     }
-    out
+    (out, fallback)
 }
 
 /// The primitive arguments among `args`, with their declared types (`int` or `long` where

@@ -12,35 +12,35 @@ import uberlazy.runtime.Heap;
  */
 public class Floats_roundTest {
     /**
-     * Input: f = 13.0f.
+     * Input: f = 2.0f.
      * Path: line 34 false; line 35 false.
-     * Outcome: returns 13.
+     * Outcome: returns 2.
      */
     @Test
     public void trace0_returns() throws Throwable {
-        int result = ops.Floats.round(13.0f);
-        assertEquals(13, result);
+        int result = ops.Floats.round(2.0f);
+        assertEquals(2, result);
     }
 
     /**
-     * Input: f = 2.53125f.
+     * Input: f = 1.9998779f.
      * Path: line 34 false; line 35 true.
-     * Outcome: returns 3.
+     * Outcome: returns 2.
      */
     @Test
     public void trace1_returns() throws Throwable {
-        int result = ops.Floats.round(2.53125f);
-        assertEquals(3, result);
+        int result = ops.Floats.round(1.9998779f);
+        assertEquals(2, result);
     }
 
     /**
-     * Input: f = 2147484200.0f.
+     * Input: f = 2691694600.0f.
      * Path: line 34 true.
      * Outcome: returns -1.
      */
     @Test
     public void trace2_returns() throws Throwable {
-        int result = ops.Floats.round(2147484200.0f);
+        int result = ops.Floats.round(2691694600.0f);
         assertEquals(-1, result);
     }
 }

@@ -45,13 +45,13 @@ public class Floats_signTest {
     }
 
     /**
-     * Input: x = 8.0.
+     * Input: x = 1.0.
      * Path: line 25 true.
      * Outcome: returns 1.
      */
     @Test
     public void trace3_returns() throws Throwable {
-        int result = ops.Floats.sign(8.0);
+        int result = ops.Floats.sign(1.0);
         assertEquals(1, result);
     }
 }
