@@ -26,6 +26,7 @@ const SUBJECTS: [(&str, &[&str]); 5] = [
             "subjects.Holder",
             "subjects.Node",
             "subjects.Pose",
+            "subjects.Shadow",
             "subjects.Square",
             "subjects.Words",
         ],

@@ -207,3 +207,16 @@ fn monitors_concatenation_and_lambdas_run_with_every_strategy() {
         assert_eq!(outcomes(&run("modern.Modern#positive")), (1, vec![], 0), "{strategy:?}");
     }
 }
+
+/// A subclass field that hides its superclass's field of the same name is another field,
+/// with a value of its own, in every strategy: `size == super.size`, `<` and `>` are three
+/// paths (one symbol for both fields left one), and each replays on its model.
+#[test]
+fn a_hidden_field_is_a_field_of_its_own() {
+    for strategy in [Strategy::Lazy, Strategy::Lazier, Strategy::Uber, Strategy::Pose] {
+        let r = run_with("subjects.Shadow#sizes", Config { strategy, check_models: true, ..Config::default() });
+        assert_eq!(outcomes(&r), (3, vec![], 0), "{strategy:?}");
+        let got: Vec<Option<CVal>> = returned(&r);
+        assert_eq!(got, vec![Some(CVal::Int(-1)), Some(CVal::Int(0)), Some(CVal::Int(1))], "{strategy:?}");
+    }
+}

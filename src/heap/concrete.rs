@@ -151,8 +151,13 @@ impl Concrete {
             ObjKind::Array(e) => format!("{}[]", e.java_name()),
         };
         let (fields, elems) = if before { (&o.before, &o.elems_before) } else { (&o.after, &o.elems_after) };
-        let mut inner: Vec<String> =
-            fields.iter().map(|(f, v)| format!("{}={}", table.field(*f).name, self.show(v))).collect();
+        let mut inner: Vec<String> = fields
+            .iter()
+            .map(|(f, v)| {
+                let name = super::field_symbol(table, "", o.kind.class(), *f);
+                format!("{}={}", name.trim_start_matches('.'), self.show(v))
+            })
+            .collect();
         if matches!(o.kind, ObjKind::Array(_)) {
             inner.push(format!("[{}]", elems.iter().map(|v| self.show(v)).collect::<Vec<_>>().join(",")));
         }

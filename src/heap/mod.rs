@@ -72,6 +72,14 @@ impl ObjKind {
             ObjKind::Array(e) => JType::Array(Box::new(e.clone())),
         }
     }
+
+    /// The class of an object of this kind (`None` for an array).
+    pub fn class(&self) -> Option<ClassId> {
+        match self {
+            ObjKind::Class(c) => Some(*c),
+            ObjKind::Array(_) => None,
+        }
+    }
 }
 
 /// One alternative of a heap operation.
@@ -359,6 +367,26 @@ pub trait HeapStrategy {
     /// for printing path conditions. Strategies without choice symbols have none.
     fn choice_names(&self, _heap: &Self::Heap) -> ChoiceNames {
         ChoiceNames::default()
+    }
+}
+
+/// The name of the symbol for field `f` of the input object named `obj` whose class is
+/// `class`: `obj.name`, or `obj.Owner.name` (the declaring class's Java name) when the
+/// name alone could stand for another field of the same object: the class has two fields
+/// of that name (a superclass's, shadowed) or does not have `f` (an uber-lazy read goes to
+/// every location a reference may be at, other classes' included, under guards the path
+/// makes false; a POSE symbol of an open type may denote objects of several classes). One
+/// name per symbol: two fields under one name would be one value to the solver.
+pub fn field_symbol(table: &ClassTable, obj: &str, class: Option<ClassId>, f: FieldId) -> String {
+    let field = table.field(f);
+    let plain = class.is_some_and(|c| {
+        let fields = table.instance_fields(c);
+        fields.contains(&f) && fields.iter().filter(|g| table.field(**g).name == field.name).count() == 1
+    });
+    if plain {
+        format!("{obj}.{}", field.name)
+    } else {
+        format!("{obj}.{}.{}", table.class(field.owner).java_name(), field.name)
     }
 }
 

@@ -90,7 +90,7 @@ pub fn get_field(cx: &mut Ctx<'_>, heap: &LazyHeap, r: &LRef, f: FieldId) -> Res
             let field = cx.table.field(f).clone();
             let obj = h.obj(id)?;
             let slot = obj.fields.get(&f).cloned().unwrap_or(Slot::Val(default_value(cx.terms, &field.ty, LRef::Null)));
-            let name = format!("{}.{}", obj.name, field.name);
+            let name = crate::heap::field_symbol(cx.table, &obj.name, obj.kind.class(), f);
             read_slot(cx, h, slot, &field.ty, &name, |h, v| {
                 let o = h.obj_mut(id)?;
                 o.fields.insert(f, Slot::Val(v.clone()));

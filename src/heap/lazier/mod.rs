@@ -163,7 +163,7 @@ impl HeapStrategy for Lazier {
                 let obj = h.obj(id)?;
                 let slot =
                     obj.fields.get(&f).cloned().unwrap_or(Slot::Val(default_value(cx.terms, &field.ty, LRef::Null)));
-                let name = format!("{}.{}", obj.name, field.name);
+                let name = crate::heap::field_symbol(cx.table, &obj.name, obj.kind.class(), f);
                 Lazier::read_abstract(cx, h, slot, &field.ty, &name, |h, v| {
                     let o = h.objs.get_mut(id.0 as usize).ok_or_else(|| internal("object vanished"))?;
                     o.fields.insert(f, Slot::Val(v.clone()));

@@ -275,7 +275,13 @@ impl Pose {
         let ty = Pose::key_type(cx, &h, i, key)?;
         let name = h.syms[i].name.clone();
         let label = match key {
-            Key::Field(f) => format!("{name}.{}", cx.table.field(f).name),
+            Key::Field(f) => {
+                let class = match h.syms.get(i).map(|s| &s.declared) {
+                    Some(JType::Class(c)) => cx.table.lookup(c),
+                    _ => None,
+                };
+                crate::heap::field_symbol(cx.table, &name, class, f)
+            }
             Key::Length => format!("{name}.length"),
             Key::Elems => format!("{name}[]"),
             Key::Elem(k) => format!("{name}[{k}]"),

@@ -189,7 +189,7 @@ impl Uber {
         if !loc.input {
             return Ok((heap, crate::heap::objects::default_value(cx.terms, &field.ty, NULL), Vec::new(), None));
         }
-        let label = format!("{}.{}", loc.name, field.name);
+        let label = crate::heap::field_symbol(cx.table, &loc.name, loc.kind.class(), f);
         let pending = loc.pending.get(&f).cloned().unwrap_or_default();
         let (mut h, v, mut assume, cut) = if field.ty.is_reference() {
             let init = Uber::init_ref(cx, &heap, &field.ty, Some(l), &label)?;

@@ -128,8 +128,12 @@ pub struct Z3Solver {
     cache: HashMap<u32, Dynamic>,
     /// Scalar symbols translated so far, for model extraction.
     vars: Vec<(Term, Dynamic)>,
-    /// The position in `vars` of each scalar symbol, by name.
+    /// The position in `vars` of each scalar symbol, by its name in Z3 ([`Z3Solver::z3_name`]).
     var_index: HashMap<Rc<str>, usize>,
+    /// The sort of the first symbol translated under each name (see [`Z3Solver::z3_name`]).
+    first_sort: HashMap<Rc<str>, Sort>,
+    /// Whether some symbol has a name of its own in Z3 (a second sort under its name).
+    renamed: bool,
     /// Whether a model values every symbol translated so far ([`Z3Solver::valuing_every_symbol`]).
     every_symbol: bool,
     stats: SolverStats,
@@ -170,6 +174,8 @@ impl Z3Solver {
             cache: HashMap::new(),
             vars: Vec::new(),
             var_index: HashMap::new(),
+            first_sort: HashMap::new(),
+            renamed: false,
             every_symbol: false,
             stats: SolverStats::default(),
             pinned: None,
@@ -271,14 +277,18 @@ impl Z3Solver {
     fn extract_model(&self) -> Option<Assignment> {
         let mut asg = Assignment::default();
         let model = self.solver.get_model()?;
-        let interpreted: Vec<&(Term, Dynamic)> = if self.every_symbol {
-            self.vars.iter().collect()
-        } else {
+        let in_model = || {
             model
                 .iter()
                 .filter(|f| f.arity() == 0)
                 .filter_map(|f| self.var_index.get(f.name().as_str()).and_then(|i| self.vars.get(*i)))
-                .collect()
+        };
+        // Every symbol, and then those of the model again when a name has symbols of two
+        // sorts (see `z3_name`): the model's is the one of the query.
+        let interpreted: Vec<&(Term, Dynamic)> = match (self.every_symbol, self.renamed) {
+            (false, _) => in_model().collect(),
+            (true, false) => self.vars.iter().collect(),
+            (true, true) => self.vars.iter().chain(in_model()).collect(),
         };
         for (t, d) in interpreted {
             let Node::Var(name, sort) = t.node() else { continue };
@@ -312,15 +322,32 @@ impl Z3Solver {
                 }
                 continue;
             }
+            if let Node::Var(name, sort) = t.node() {
+                self.first_sort.entry(name.clone()).or_insert(*sort);
+            }
             let d = self.translate_node(&t);
             self.floats.0 |= matches!(t.node(), Node::FpBin(..) | Node::FpConv(..));
-            if let Node::Var(name, Sort::Bool | Sort::Bv(_)) = t.node() {
-                self.var_index.insert(name.clone(), self.vars.len());
+            if let Node::Var(name, sort @ (Sort::Bool | Sort::Bv(_))) = t.node() {
+                let z3_name = self.z3_name(name, *sort);
+                self.renamed |= z3_name != *name;
+                self.var_index.insert(z3_name, self.vars.len());
                 self.vars.push((t.clone(), d.clone()));
             }
             self.cache.insert(t.id(), d);
         }
         self.cache.get(&root.id()).cloned().unwrap_or_else(|| Dynamic::from_ast(&Bool::from_bool(false)))
+    }
+
+    /// The name in Z3 of our symbol `name` of sort `sort`: the name itself for the first
+    /// sort it was translated with, else the name with the sort appended. Z3 keeps constants
+    /// of one name and different sorts apart, but a model names them alike, and the model
+    /// of one query must not read another query's symbol (a field `value` of an `Integer`
+    /// in one trace, of a map entry in the next).
+    fn z3_name(&self, name: &Rc<str>, sort: Sort) -> Rc<str> {
+        match self.first_sort.get(name) {
+            Some(first) if *first != sort => Rc::from(format!("{name}#{sort:?}")),
+            _ => name.clone(),
+        }
     }
 
     fn get(&self, t: &Term) -> Dynamic {
@@ -338,13 +365,16 @@ impl Z3Solver {
         match t.node() {
             Node::Bool(b) => d(&Bool::from_bool(*b)),
             Node::Bv(w, v) => d(&BV::from_u64(*v, *w)),
-            Node::Var(name, sort) => match sort {
-                Sort::Bool => d(&Bool::new_const(name.as_ref())),
-                Sort::Bv(w) => d(&BV::new_const(name.as_ref(), *w)),
-                Sort::Array(iw, vw) => {
-                    d(&Array::new_const(name.as_ref(), &ZSort::bitvector(*iw), &ZSort::bitvector(*vw)))
+            Node::Var(name, sort) => {
+                let name = self.z3_name(name, *sort);
+                match sort {
+                    Sort::Bool => d(&Bool::new_const(name.as_ref())),
+                    Sort::Bv(w) => d(&BV::new_const(name.as_ref(), *w)),
+                    Sort::Array(iw, vw) => {
+                        d(&Array::new_const(name.as_ref(), &ZSort::bitvector(*iw), &ZSort::bitvector(*vw)))
+                    }
                 }
-            },
+            }
             Node::Not(a) => d(&self.gb(a).not()),
             Node::And(xs) => d(&Bool::and(&xs.iter().map(|x| self.gb(x)).collect::<Vec<_>>())),
             Node::Or(xs) => d(&Bool::or(&xs.iter().map(|x| self.gb(x)).collect::<Vec<_>>())),
@@ -604,6 +634,26 @@ mod tests {
         let ge = p.not(&lt);
         assert!(matches!(s.check(&[ge]), SatResult::Sat(_)));
         assert_eq!(s.stats().queries, 2);
+    }
+
+    /// One name, two sorts (a field `value` of an `Integer` in one trace, of a map entry's
+    /// reference in the next): the model of a query values that query's symbol, whichever of
+    /// the two was translated last. Before, the later one's stood in for it and read 0.
+    #[test]
+    fn a_model_values_the_symbol_of_its_query_when_a_name_has_two_sorts() {
+        let mut p = TermPool::new();
+        let (int, ptr) = (p.var("L2.value", Sort::Bv(32)), p.var("L2.value", Sort::Bv(16)));
+        let (eight, nine) = (p.int(8), p.bv(16, 9));
+        let (int_is_8, ptr_is_9) = (p.eq(&int, &eight), p.eq(&ptr, &nine));
+        for every in [false, true] {
+            let mut s = Z3Solver::new(1000, true).valuing_every_symbol(every);
+            for (q, t, want) in [(&int_is_8, &int, 8), (&ptr_is_9, &ptr, 9), (&int_is_8, &int, 8)] {
+                match s.model(std::slice::from_ref(q)) {
+                    SatResult::Sat(m) => assert_eq!(m.eval_i64(t), Some(want), "every symbol: {every}"),
+                    other => panic!("{other:?}"),
+                }
+            }
+        }
     }
 
     /// Comparisons lifted over if-then-else operands decide exactly as the plain ones: a
