@@ -235,9 +235,19 @@ impl UberHeap {
     }
 
     /// On a pointwise heap, when `r` may be at several locations: per location, this heap
-    /// with `r` narrowed to it and the guard that says so.
-    fn pointwise_sides(&self, cx: &mut Ctx<'_>, r: RefId) -> Result<Option<Vec<(UberHeap, Term)>>> {
-        let locs: Vec<Target> = self.location_ids(r).into_iter().map(Target::Loc).collect();
+    /// with `r` narrowed to it and the guard that says so. With `field`, only the locations
+    /// of a class that has that field (see [`UberHeap::typed_locations`]).
+    fn pointwise_sides(
+        &self,
+        cx: &mut Ctx<'_>,
+        r: RefId,
+        field: Option<FieldId>,
+    ) -> Result<Option<Vec<(UberHeap, Term)>>> {
+        let locs = match field {
+            Some(f) => self.typed_locations(cx, r, f).0,
+            None => self.location_ids(r),
+        };
+        let locs: Vec<Target> = locs.into_iter().map(Target::Loc).collect();
         self.narrowed(cx, r, &locs)
     }
 
@@ -322,7 +332,7 @@ impl Uber {
         field: Option<FieldId>,
         mut read: impl FnMut(&mut Ctx<'_>, UberHeap, LocId) -> Result<(UberHeap, Value<RefId>, Vec<Term>, Option<Term>)>,
     ) -> Result<Vec<Alt<UberHeap, Value<RefId>>>> {
-        match heap.pointwise_sides(cx, r)? {
+        match heap.pointwise_sides(cx, r, field)? {
             Some(sides) => each_side(sides, |h| Uber::read_locations(cx, h, r, field, &mut read)),
             None => Uber::read_locations(cx, heap, r, field, &mut read),
         }
@@ -336,10 +346,13 @@ impl Uber {
         field: Option<FieldId>,
         read: &mut impl FnMut(&mut Ctx<'_>, UberHeap, LocId) -> Result<(UberHeap, Value<RefId>, Vec<Term>, Option<Term>)>,
     ) -> Result<Vec<Alt<UberHeap, Value<RefId>>>> {
-        let locs = heap.location_ids(r);
+        let (locs, typed) = match field {
+            Some(f) => heap.typed_locations(cx, r, f),
+            None => (heap.location_ids(r), None),
+        };
         let ptr = heap.node(r)?.ptr.clone();
         let mut h = heap.clone();
-        let mut assume = Vec::new();
+        let mut assume: Vec<Term> = typed.into_iter().collect();
         let mut cuts = Vec::new();
         let mut vals = Vec::with_capacity(locs.len());
         for l in &locs {
@@ -581,12 +594,13 @@ impl HeapStrategy for Uber {
         f: FieldId,
         v: Value<RefId>,
     ) -> Result<Vec<Alt<UberHeap, ()>>> {
-        if let Some(sides) = heap.pointwise_sides(cx, *r)? {
+        if let Some(sides) = heap.pointwise_sides(cx, *r, Some(f))? {
             return each_side(sides, |h| self.put_field(cx, h, r, f, v.clone()));
         }
         let mut h = heap.clone();
-        let mut assume = Vec::new();
-        let locs = h.locations(cx, *r)?;
+        let (typed, only) = h.typed_locations(cx, *r, f);
+        let mut assume: Vec<Term> = only.into_iter().collect();
+        let locs: Vec<(Term, LocId)> = h.locations(cx, *r)?.into_iter().filter(|(_, l)| typed.contains(l)).collect();
         if let [(_, l)] = locs.as_slice() {
             h.set_field(cx, *l, f, v)?;
             return Ok(vec![Alt { heap: h, assume, value: (), cut: None }]);

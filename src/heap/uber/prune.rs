@@ -1,5 +1,5 @@
-//! Pruning of the uber heap: targets and locations a reference test's outcome, or the path
-//! condition before a read, rules out.
+//! Pruning of the uber heap: targets and locations a reference test's outcome, the path
+//! condition before a read, or the type of a field access rules out.
 //!
 //! A reference test that fixes a pointer (null; equal to a reference with one target) or
 //! rules out one of its targets drops the targets the outcome excludes from every reference
@@ -12,11 +12,12 @@
 //! precondition keeps about one candidate per object that exists, instead of one per field
 //! read (leaves read as null, parent fields read back as aliases).
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 use std::rc::Rc;
 
-use super::{LocId, RefId, Target, UberHeap};
-use crate::classfile::FieldId;
+use super::{LocId, RefId, Target, UberHeap, guard};
+use crate::classfile::{ClassId, FieldId};
+use crate::heap::Ctx;
 use crate::term::{Node, Term};
 
 impl UberHeap {
@@ -61,6 +62,32 @@ impl UberHeap {
         locs.into_iter()
             .filter(|l| self.locs.get(l.0 as usize).is_some_and(|loc| loc.input && !loc.fields.contains_key(&f)))
             .collect()
+    }
+
+    /// The locations of `r` where field `f` can be read or written: those of a class that
+    /// has it. A `getfield`/`putfield` is well typed, so the path condition puts `r` at one
+    /// of them (a reference of type `Object` may be at any location, and the checkcast or
+    /// `instanceof` before the access says which); reading a field at the others only made
+    /// if-then-else cases and symbols the path can never take. When some are left out, also
+    /// the constraint that `r` is at one of those kept, which the path implies; when none
+    /// has the field, all of `r`'s locations and no constraint.
+    pub(super) fn typed_locations(&self, cx: &mut Ctx<'_>, r: RefId, f: FieldId) -> (Vec<LocId>, Option<Term>) {
+        let locs = self.location_ids(r);
+        let mut has: BTreeMap<ClassId, bool> = BTreeMap::new();
+        let mut kept = Vec::with_capacity(locs.len());
+        for l in &locs {
+            let Some(c) = self.loc(*l).ok().and_then(|loc| loc.kind.class()) else { continue };
+            if *has.entry(c).or_insert_with(|| cx.table.instance_fields(c).contains(&f)) {
+                kept.push(*l);
+            }
+        }
+        if kept.is_empty() || kept.len() == locs.len() {
+            return (locs, None);
+        }
+        let Ok(node) = self.node(r) else { return (locs, None) };
+        let ptr = node.ptr.clone();
+        let guards: Vec<Term> = kept.iter().map(|l| guard(cx, &ptr, Target::Loc(*l))).collect();
+        (kept, Some(cx.terms.or(&guards)))
     }
 
     /// Drops from `r` the locations at positions `dead` of [`UberHeap::uninitialized`] (the
