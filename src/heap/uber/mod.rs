@@ -600,7 +600,8 @@ impl HeapStrategy for Uber {
         let mut h = heap.clone();
         let (typed, only) = h.typed_locations(cx, *r, f);
         let mut assume: Vec<Term> = only.into_iter().collect();
-        let locs: Vec<(Term, LocId)> = h.locations(cx, *r)?.into_iter().filter(|(_, l)| typed.contains(l)).collect();
+        let ptr = h.node(*r)?.ptr.clone();
+        let locs: Vec<(Term, LocId)> = typed.into_iter().map(|l| (guard(cx, &ptr, Target::Loc(l)), l)).collect();
         if let [(_, l)] = locs.as_slice() {
             h.set_field(cx, *l, f, v)?;
             return Ok(vec![Alt { heap: h, assume, value: (), cut: None }]);
