@@ -14,6 +14,7 @@
 mod bound;
 mod chain;
 mod concrete;
+mod pointwise;
 
 use std::collections::BTreeMap;
 use std::collections::HashSet;
@@ -89,6 +90,8 @@ pub struct PoseHeap {
     /// `k` in `1..=max-objects` (see bound.rs).
     pub at_least: Vec<Term>,
     pub objects_upto: usize,
+    /// A P-search's view: reads fork per target (pointwise.rs).
+    pub pointwise: bool,
 }
 
 /// A leaf of a reference term.
@@ -363,6 +366,9 @@ impl Pose {
         key: Key,
         alloc_read: impl Fn(&mut Ctx<'_>, &Alloc) -> Result<Value<Term>>,
     ) -> Result<Vec<Alt<PoseHeap, Value<Term>>>> {
+        if heap.pointwise {
+            return Pose::read_pointwise(cx, heap, r, key, &alloc_read);
+        }
         let leaves: Vec<(Term, Leaf)> = heap.leaves(cx, r)?.into_iter().filter(|(_, l)| *l != Leaf::Null).collect();
         let mut h = heap.clone();
         if let [(_, leaf)] = leaves.as_slice() {
@@ -776,8 +782,9 @@ impl HeapStrategy for Pose {
         false
     }
 
-    fn input_view(&self, cx: &mut Ctx<'_>, heap: &PoseHeap, _pointwise: bool) -> Result<PoseHeap> {
+    fn input_view(&self, cx: &mut Ctx<'_>, heap: &PoseHeap, pointwise: bool) -> Result<PoseHeap> {
         let mut h = heap.clone();
+        h.pointwise = pointwise;
         for log in h.logs.values_mut() {
             log.writes.clear();
         }
