@@ -305,10 +305,10 @@ pub trait HeapStrategy {
     /// so that a precondition can be run on the input of a state the method has changed.
     /// Later reads materialize as usual (their names continue the state's). `pointwise`: a
     /// read, write or comparison through a reference with several possible targets forks
-    /// one alternative per target (uber: P-searches that settle a fork run like lazy
-    /// initialization); off for the search that gives a test its input, whose model then
-    /// chooses among all shapes the preferences like best. Strategies that materialize
-    /// always read pointwise.
+    /// one alternative per target (uber, and POSE through a symbol that may alias earlier
+    /// ones: P-searches that settle a fork run like lazy initialization); off for the
+    /// search that gives a test its input, whose model then chooses among all shapes the
+    /// preferences like best. Strategies that materialize always read pointwise.
     fn input_view(&self, cx: &mut Ctx<'_>, heap: &Self::Heap, pointwise: bool) -> Result<Self::Heap>;
 
     /// Soft constraints for the model of a finished trace, most wanted first (see
@@ -346,15 +346,6 @@ pub trait HeapStrategy {
     /// Drops the locations at positions `dead` of [`HeapStrategy::location_guards`] from `r`:
     /// the path condition rules them out.
     fn drop_locations(&self, _heap: &mut Self::Heap, _r: &Self::Ref, _f: FieldId, _dead: &[usize]) {}
-
-    /// Whether a P-search may leave a fork's sides unchecked until it runs them
-    /// (`Machine::deferring`). Measured per strategy: lazy, lazier# and uber gain (uber with
-    /// repOK at scope 4 about 20%); POSE loses (SinglyLinkedList#contains at scope 5 finishes
-    /// 6 paths in 30 s instead of 10: its unchecked sides carry nested if-then-else
-    /// references that a later check pays for many times).
-    fn defers_checks(&self) -> bool {
-        true
-    }
 
     /// Whether the alternatives of a materialization differ in the heap's shape rather than
     /// in constraints (lazy, lazier#): a model of the path condition then says nothing

@@ -139,11 +139,10 @@ impl<H: HeapStrategy, S: Solver> Machine<'_, H, S> {
         let mut steps = 0u64;
         loop {
             self.p_limit = limit;
-            let defer = self.strategy.defers_checks();
-            let deferring = std::mem::replace(&mut self.deferring, defer);
+            let deferring = std::mem::replace(&mut self.deferring, true);
             // The search for a test's input reads the input view whole: its model picks
             // among all shapes.
-            let pointwise = std::mem::replace(&mut self.pointwise, !pin && defer);
+            let pointwise = std::mem::replace(&mut self.pointwise, !pin);
             let r = self.p_search_within(st, hint, pin, &mut steps);
             self.deferring = deferring;
             self.pointwise = pointwise;

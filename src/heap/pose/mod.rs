@@ -778,10 +778,6 @@ impl HeapStrategy for Pose {
         concrete::concretize(cx, heap, model, values, roots)
     }
 
-    fn defers_checks(&self) -> bool {
-        false
-    }
-
     fn input_view(&self, cx: &mut Ctx<'_>, heap: &PoseHeap, pointwise: bool) -> Result<PoseHeap> {
         let mut h = heap.clone();
         h.pointwise = pointwise;
