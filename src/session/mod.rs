@@ -242,10 +242,12 @@ impl Session {
 /// ([`Z3Solver::new`]) and models value the symbols they interpret, except for POSE under a
 /// precondition, whose P-searches read through if-then-else references into terms that
 /// lifting would multiply, and are guided by models of every symbol
-/// ([`Z3Solver::valuing_every_symbol`]).
+/// ([`Z3Solver::valuing_every_symbol`]). A second Z3 solver takes the independent parts of
+/// queries ([`ModelCache::with_side`]), so the first keeps the exploration's path condition.
 fn solver(config: &Config) -> ModelCache<Z3Solver> {
     let pose_pre = config.precondition.is_some() && config.strategy == Strategy::Pose;
-    ModelCache::new(Z3Solver::new(config.solver_timeout_ms, !pose_pre).valuing_every_symbol(pose_pre))
+    let z3 = || Z3Solver::new(config.solver_timeout_ms, !pose_pre).valuing_every_symbol(pose_pre);
+    ModelCache::new(z3()).with_side(z3())
 }
 
 /// Explores `method` with the configured strategy; with `check_models`, replays each trace

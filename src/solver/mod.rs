@@ -2,7 +2,9 @@
 //!
 //! `z3.rs` is the only file of the crate that imports `z3`. [`cache::ModelCache`] wraps any
 //! solver with a counterexample cache (KLEE-style): a query whose constraints are satisfied
-//! by a recent model is answered without calling the solver. `unknown` (including a timeout)
+//! by a recent model is answered without calling the solver, one that contains a set found
+//! unsatisfiable is refuted, and otherwise only the constraints that depend on what a
+//! recent model leaves open may go to the solver (constraint independence). `unknown` (including a timeout)
 //! is always reported as such and never read as unsatisfiable.
 
 pub mod cache;

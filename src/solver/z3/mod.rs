@@ -10,6 +10,8 @@
 //! uber's repOK runs a third of their solver time (README, "Where uber's time goes"). Z3's
 //! own Ctrl-C handler is off (`ctrl_c=false`): a SIGINT is the process's to handle.
 
+#[cfg(test)]
+mod cache_tests;
 mod float;
 
 use std::cell::RefCell;

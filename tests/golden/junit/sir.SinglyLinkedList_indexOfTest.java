@@ -26,83 +26,39 @@ public class SinglyLinkedList_indexOfTest {
     }
 
     /**
-     * Input: new SinglyLinkedList(), then addFirst(4); called with 9.
+     * Input: new SinglyLinkedList(), then addFirst(9); called with 8.
      * Path: line 49 true; line 50 false; line 49 false.
      * Outcome: returns -1.
      */
     @Test
     public void trace1_returns() throws Throwable {
         sir.SinglyLinkedList r = new sir.SinglyLinkedList();
-        r.addFirst(4);
-        int result = r.indexOf(9);
+        r.addFirst(9);
+        int result = r.indexOf(8);
         assertEquals(-1, result);
         Object n1 = Heap.get(r, "sir.SinglyLinkedList.head");
         assertTrue(Heap.isNew(n1, "sir.SllNode", r), "n1 is a new sir.SllNode");
         assertEquals(1, Heap.get(r, "sir.SinglyLinkedList.size"));
-        assertEquals(4, Heap.get(n1, "sir.SllNode.key"));
+        assertEquals(9, Heap.get(n1, "sir.SllNode.key"));
         assertNull(Heap.get(n1, "sir.SllNode.next"));
     }
 
     /**
-     * Input: new SinglyLinkedList(), then addFirst(8), addFirst(1); called with 10.
+     * Input: new SinglyLinkedList(), then addFirst(3), addFirst(10); called with 2.
      * Path: (line 49 true; line 50 false) 2 times; line 49 false.
      * Outcome: returns -1.
      */
     @Test
     public void trace3_returns() throws Throwable {
         sir.SinglyLinkedList r = new sir.SinglyLinkedList();
-        r.addFirst(8);
-        r.addFirst(1);
-        int result = r.indexOf(10);
+        r.addFirst(3);
+        r.addFirst(10);
+        int result = r.indexOf(2);
         assertEquals(-1, result);
         Object n1 = Heap.get(r, "sir.SinglyLinkedList.head");
         assertTrue(Heap.isNew(n1, "sir.SllNode", r), "n1 is a new sir.SllNode");
         assertEquals(2, Heap.get(r, "sir.SinglyLinkedList.size"));
-        assertEquals(1, Heap.get(n1, "sir.SllNode.key"));
-        Object n2 = Heap.get(n1, "sir.SllNode.next");
-        assertTrue(Heap.isNew(n2, "sir.SllNode", r, n1), "n2 is a new sir.SllNode");
-        assertEquals(8, Heap.get(n2, "sir.SllNode.key"));
-        assertNull(Heap.get(n2, "sir.SllNode.next"));
-    }
-
-    /**
-     * Input: new SinglyLinkedList(), then addFirst(14), addFirst(6); called with 14.
-     * Path: line 49 true; line 50 false; line 49 true; line 50 true.
-     * Outcome: returns 1.
-     */
-    @Test
-    public void trace4_returns() throws Throwable {
-        sir.SinglyLinkedList r = new sir.SinglyLinkedList();
-        r.addFirst(14);
-        r.addFirst(6);
-        int result = r.indexOf(14);
-        assertEquals(1, result);
-        Object n1 = Heap.get(r, "sir.SinglyLinkedList.head");
-        assertTrue(Heap.isNew(n1, "sir.SllNode", r), "n1 is a new sir.SllNode");
-        assertEquals(2, Heap.get(r, "sir.SinglyLinkedList.size"));
-        assertEquals(6, Heap.get(n1, "sir.SllNode.key"));
-        Object n2 = Heap.get(n1, "sir.SllNode.next");
-        assertTrue(Heap.isNew(n2, "sir.SllNode", r, n1), "n2 is a new sir.SllNode");
-        assertEquals(14, Heap.get(n2, "sir.SllNode.key"));
-        assertNull(Heap.get(n2, "sir.SllNode.next"));
-    }
-
-    /**
-     * Input: new SinglyLinkedList(), then addFirst(3), addFirst(4); called with 4.
-     * Path: line 49 true; line 50 true.
-     * Outcome: returns 0.
-     */
-    @Test
-    public void trace5_returns() throws Throwable {
-        sir.SinglyLinkedList r = new sir.SinglyLinkedList();
-        r.addFirst(3);
-        r.addFirst(4);
-        int result = r.indexOf(4);
-        assertEquals(0, result);
-        Object n1 = Heap.get(r, "sir.SinglyLinkedList.head");
-        assertTrue(Heap.isNew(n1, "sir.SllNode", r), "n1 is a new sir.SllNode");
-        assertEquals(2, Heap.get(r, "sir.SinglyLinkedList.size"));
-        assertEquals(4, Heap.get(n1, "sir.SllNode.key"));
+        assertEquals(10, Heap.get(n1, "sir.SllNode.key"));
         Object n2 = Heap.get(n1, "sir.SllNode.next");
         assertTrue(Heap.isNew(n2, "sir.SllNode", r, n1), "n2 is a new sir.SllNode");
         assertEquals(3, Heap.get(n2, "sir.SllNode.key"));
@@ -110,54 +66,98 @@ public class SinglyLinkedList_indexOfTest {
     }
 
     /**
-     * Input: new SinglyLinkedList(), then addFirst(8), addFirst(4), addFirst(12); called with 9.
+     * Input: new SinglyLinkedList(), then addFirst(2), addFirst(10); called with 2.
+     * Path: line 49 true; line 50 false; line 49 true; line 50 true.
+     * Outcome: returns 1.
+     */
+    @Test
+    public void trace4_returns() throws Throwable {
+        sir.SinglyLinkedList r = new sir.SinglyLinkedList();
+        r.addFirst(2);
+        r.addFirst(10);
+        int result = r.indexOf(2);
+        assertEquals(1, result);
+        Object n1 = Heap.get(r, "sir.SinglyLinkedList.head");
+        assertTrue(Heap.isNew(n1, "sir.SllNode", r), "n1 is a new sir.SllNode");
+        assertEquals(2, Heap.get(r, "sir.SinglyLinkedList.size"));
+        assertEquals(10, Heap.get(n1, "sir.SllNode.key"));
+        Object n2 = Heap.get(n1, "sir.SllNode.next");
+        assertTrue(Heap.isNew(n2, "sir.SllNode", r, n1), "n2 is a new sir.SllNode");
+        assertEquals(2, Heap.get(n2, "sir.SllNode.key"));
+        assertNull(Heap.get(n2, "sir.SllNode.next"));
+    }
+
+    /**
+     * Input: new SinglyLinkedList(), then addFirst(2), addFirst(3); called with 3.
+     * Path: line 49 true; line 50 true.
+     * Outcome: returns 0.
+     */
+    @Test
+    public void trace5_returns() throws Throwable {
+        sir.SinglyLinkedList r = new sir.SinglyLinkedList();
+        r.addFirst(2);
+        r.addFirst(3);
+        int result = r.indexOf(3);
+        assertEquals(0, result);
+        Object n1 = Heap.get(r, "sir.SinglyLinkedList.head");
+        assertTrue(Heap.isNew(n1, "sir.SllNode", r), "n1 is a new sir.SllNode");
+        assertEquals(2, Heap.get(r, "sir.SinglyLinkedList.size"));
+        assertEquals(3, Heap.get(n1, "sir.SllNode.key"));
+        Object n2 = Heap.get(n1, "sir.SllNode.next");
+        assertTrue(Heap.isNew(n2, "sir.SllNode", r, n1), "n2 is a new sir.SllNode");
+        assertEquals(2, Heap.get(n2, "sir.SllNode.key"));
+        assertNull(Heap.get(n2, "sir.SllNode.next"));
+    }
+
+    /**
+     * Input: new SinglyLinkedList(), then addFirst(3), addFirst(6), addFirst(10); called with 2.
      * Path: (line 49 true; line 50 false) 3 times; line 49 false.
      * Outcome: returns -1.
      */
     @Test
     public void trace6_returns() throws Throwable {
         sir.SinglyLinkedList r = new sir.SinglyLinkedList();
-        r.addFirst(8);
-        r.addFirst(4);
-        r.addFirst(12);
-        int result = r.indexOf(9);
+        r.addFirst(3);
+        r.addFirst(6);
+        r.addFirst(10);
+        int result = r.indexOf(2);
         assertEquals(-1, result);
         Object n1 = Heap.get(r, "sir.SinglyLinkedList.head");
         assertTrue(Heap.isNew(n1, "sir.SllNode", r), "n1 is a new sir.SllNode");
         assertEquals(3, Heap.get(r, "sir.SinglyLinkedList.size"));
-        assertEquals(12, Heap.get(n1, "sir.SllNode.key"));
+        assertEquals(10, Heap.get(n1, "sir.SllNode.key"));
         Object n2 = Heap.get(n1, "sir.SllNode.next");
         assertTrue(Heap.isNew(n2, "sir.SllNode", r, n1), "n2 is a new sir.SllNode");
-        assertEquals(4, Heap.get(n2, "sir.SllNode.key"));
+        assertEquals(6, Heap.get(n2, "sir.SllNode.key"));
         Object n3 = Heap.get(n2, "sir.SllNode.next");
         assertTrue(Heap.isNew(n3, "sir.SllNode", r, n1, n2), "n3 is a new sir.SllNode");
-        assertEquals(8, Heap.get(n3, "sir.SllNode.key"));
+        assertEquals(3, Heap.get(n3, "sir.SllNode.key"));
         assertNull(Heap.get(n3, "sir.SllNode.next"));
     }
 
     /**
-     * Input: new SinglyLinkedList(), then addFirst(5), addFirst(4), addFirst(12); called with 5.
+     * Input: new SinglyLinkedList(), then addFirst(2), addFirst(6), addFirst(10); called with 2.
      * Path: (line 49 true; line 50 false) 2 times; line 49 true; line 50 true.
      * Outcome: returns 2.
      */
     @Test
     public void trace7_returns() throws Throwable {
         sir.SinglyLinkedList r = new sir.SinglyLinkedList();
-        r.addFirst(5);
-        r.addFirst(4);
-        r.addFirst(12);
-        int result = r.indexOf(5);
+        r.addFirst(2);
+        r.addFirst(6);
+        r.addFirst(10);
+        int result = r.indexOf(2);
         assertEquals(2, result);
         Object n1 = Heap.get(r, "sir.SinglyLinkedList.head");
         assertTrue(Heap.isNew(n1, "sir.SllNode", r), "n1 is a new sir.SllNode");
         assertEquals(3, Heap.get(r, "sir.SinglyLinkedList.size"));
-        assertEquals(12, Heap.get(n1, "sir.SllNode.key"));
+        assertEquals(10, Heap.get(n1, "sir.SllNode.key"));
         Object n2 = Heap.get(n1, "sir.SllNode.next");
         assertTrue(Heap.isNew(n2, "sir.SllNode", r, n1), "n2 is a new sir.SllNode");
-        assertEquals(4, Heap.get(n2, "sir.SllNode.key"));
+        assertEquals(6, Heap.get(n2, "sir.SllNode.key"));
         Object n3 = Heap.get(n2, "sir.SllNode.next");
         assertTrue(Heap.isNew(n3, "sir.SllNode", r, n1, n2), "n3 is a new sir.SllNode");
-        assertEquals(5, Heap.get(n3, "sir.SllNode.key"));
+        assertEquals(2, Heap.get(n3, "sir.SllNode.key"));
         assertNull(Heap.get(n3, "sir.SllNode.next"));
     }
 }

@@ -35,37 +35,37 @@ public class Words_capitalizedTest {
     }
 
     /**
-     * Input: w = o0 ("@gea").
+     * Input: w = o0 ("@uepqdia").
      * Path: line 34 true, then false.
      * Outcome: returns false.
      */
     @Test
     public void trace2_returns() throws Throwable {
-        String o0 = "@gea";
+        String o0 = "@uepqdia";
         boolean result = subjects.Words.capitalized(o0);
         assertEquals(false, result);
     }
 
     /**
-     * Input: w = o0 ("wgea").
+     * Input: w = o0 ("cuepqdia").
      * Path: line 34 true twice, then false.
      * Outcome: returns false.
      */
     @Test
     public void trace3_returns() throws Throwable {
-        String o0 = "wgea";
+        String o0 = "cuepqdia";
         boolean result = subjects.Words.capitalized(o0);
         assertEquals(false, result);
     }
 
     /**
-     * Input: w = o0 ("Wgea").
+     * Input: w = o0 ("Auepqdia").
      * Path: line 34 true 3 times.
      * Outcome: returns true.
      */
     @Test
     public void trace4_returns() throws Throwable {
-        String o0 = "Wgea";
+        String o0 = "Auepqdia";
         boolean result = subjects.Words.capitalized(o0);
         assertEquals(true, result);
     }

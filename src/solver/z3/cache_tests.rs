@@ -1,0 +1,69 @@
+//! The model cache in front of Z3 (solver/cache.rs): independent parts and unsatisfiable sets.
+
+#![allow(clippy::unwrap_used, clippy::panic)]
+use super::super::cache::ModelCache;
+use super::Z3Solver;
+use crate::solver::{SatResult, Solver, SolverStats};
+use crate::term::{Sort, TermPool};
+use crate::term::{Term, Val};
+use std::cell::RefCell;
+use std::rc::Rc;
+
+/// Z3, recording the queries that reach it.
+struct Recording(Z3Solver, Rc<RefCell<Vec<usize>>>);
+
+impl Solver for Recording {
+    fn check(&mut self, pc: &[Term]) -> SatResult {
+        self.1.borrow_mut().push(pc.len());
+        self.0.check(pc)
+    }
+    fn model(&mut self, pc: &[Term]) -> SatResult {
+        self.0.model(pc)
+    }
+    fn eval(&mut self, terms: &[Term]) -> Option<Vec<Val>> {
+        self.0.eval(terms)
+    }
+    fn stats(&self) -> SolverStats {
+        self.0.stats()
+    }
+}
+
+fn cache() -> (ModelCache<Recording>, Rc<RefCell<Vec<usize>>>) {
+    let asked = Rc::new(RefCell::new(Vec::new()));
+    (ModelCache::new(Recording(Z3Solver::new(1000, true), asked.clone())), asked)
+}
+
+#[test]
+fn asks_only_about_the_constraints_that_share_symbols_with_the_new_ones() {
+    let mut p = TermPool::new();
+    let (a, b, c, d) =
+        (p.var("a", Sort::Bv(32)), p.var("b", Sort::Bv(32)), p.var("c", Sort::Bv(32)), p.var("d", Sort::Bv(32)));
+    let (zero, one, three, five, seven) = (p.int(0), p.int(1), p.int(3), p.int(5), p.int(7));
+    let base = [p.slt(&a, &b), p.slt(&one, &a), p.slt(&five, &b), p.ne(&a, &seven), p.slt(&one, &c)];
+    let (mut s, asked) = cache();
+    assert!(matches!(s.check(&base), SatResult::Sat(_)));
+    // `c == 0` shares a symbol only with `1 < c`: the other four stay out of the query.
+    let pc = [base.as_slice(), &[p.eq(&c, &zero)]].concat();
+    assert_eq!(s.check(&pc), SatResult::Unsat);
+    assert_eq!(*asked.borrow(), vec![5, 2]);
+    // The set found unsatisfiable refutes any query that contains it, without Z3.
+    let more = [pc.as_slice(), &[p.eq(&d, &three)]].concat();
+    assert_eq!(s.check(&more), SatResult::Unsat);
+    assert_eq!(asked.borrow().len(), 2);
+}
+
+#[test]
+fn a_model_of_the_part_completes_the_cached_model() {
+    let mut p = TermPool::new();
+    let (a, b, c) = (p.var("a", Sort::Bv(32)), p.var("b", Sort::Bv(32)), p.var("c", Sort::Bv(32)));
+    let (seven, k) = (p.int(7), p.int(0x1234));
+    let mask = p.int(0x5a5a);
+    let x = p.bin(crate::term::BvOp::Xor, &c, &mask);
+    let base = [p.eq(&a, &seven), p.eq(&b, &seven), p.slt(&a, &mask)];
+    let (mut s, asked) = cache();
+    assert!(matches!(s.check(&base), SatResult::Sat(_)));
+    let pc = [base.as_slice(), &[p.eq(&x, &k)]].concat();
+    let SatResult::Sat(m) = s.check(&pc) else { panic!("satisfiable") };
+    assert_eq!(*asked.borrow(), vec![3, 1]);
+    assert_eq!((m.get("a"), m.get("c")), (Some(&Val::Bv(7)), Some(&Val::Bv(0x1234 ^ 0x5a5a))));
+}
