@@ -7,6 +7,22 @@ use crate::heap::{Alt, Ctx, Cut, Value, with_cut};
 use crate::term::Term;
 
 impl Pose {
+    /// Initializes `key` of symbol leaf `i` (one of several targets), collecting the read's
+    /// constraints and `--max-objects` cut.
+    fn init_leaf(
+        cx: &mut Ctx<'_>,
+        h: PoseHeap,
+        i: usize,
+        key: Key,
+        assume: &mut Vec<Term>,
+        cuts: &mut Vec<Cut>,
+    ) -> Result<PoseHeap> {
+        let (h, _, mut a, c) = Pose::read(cx, h, i, key)?;
+        assume.append(&mut a);
+        cuts.extend(c);
+        Ok(h)
+    }
+
     /// Reads `key` through every leaf of `r`. Through one leaf, the value is that object's;
     /// through several, the symbol leaves are initialized and the value is the flat chain of
     /// the key's log applied to `r`, under tests `r == A` of the allocated leaves.
@@ -46,12 +62,7 @@ impl Pose {
                     allocs.push((g, alloc_read(cx, h.allocs.get(a).ok_or_else(|| internal("unknown allocation"))?)?))
                 }
                 Leaf::Sym(i) => {
-                    let (h2, _, mut a, c) = Pose::read(cx, h, i, key)?;
-                    h = h2;
-                    assume.append(&mut a);
-                    if let Some(c) = c {
-                        cuts.push(c);
-                    }
+                    h = Pose::init_leaf(cx, h, i, key, &mut assume, &mut cuts)?;
                     syms = true;
                 }
             }
@@ -97,12 +108,7 @@ impl Pose {
                 }
                 Leaf::Sym(i) if single => sym_leaves.push(i),
                 Leaf::Sym(i) => {
-                    let (h2, _, mut a, c) = Pose::read(cx, h, i, key)?;
-                    h = h2;
-                    assume.append(&mut a);
-                    if let Some(c) = c {
-                        cuts.push(c);
-                    }
+                    h = Pose::init_leaf(cx, h, i, key, &mut assume, &mut cuts)?;
                     sym_leaves.push(i);
                 }
             }
