@@ -84,7 +84,7 @@ impl Pose {
             unlike.push(cx.terms.not(&eq));
             // The object `Y` denotes holds `z` for `key`, as `x`'s read found it.
             let mut h = heap.clone();
-            Pose::record(&mut h, i, key, z.clone(), z.clone());
+            Pose::record(&mut h, i, key, z);
             out.push(Alt { heap: h, assume: a, value: z.clone(), cut: None });
         }
         // `Y` is none of them: its own fresh value, which the log's chain reduces to.
@@ -103,15 +103,15 @@ impl Pose {
         Ok(out)
     }
 
-    /// Records that symbol `i` read `key` as `value`, its initial value being `z`.
-    fn record(h: &mut PoseHeap, i: usize, key: Key, value: Value<Term>, z: Value<Term>) {
+    /// Records that symbol `i` read `key` as `z`, which is also its initial value.
+    fn record(h: &mut PoseHeap, i: usize, key: Key, z: &Value<Term>) {
         let Some(y) = h.syms.get(i).map(|s| s.var.clone()) else { return };
         h.logs.entry(key).or_default().inits.push((y, z.clone()));
         h.seq += 1;
         let seq = h.seq;
         if let Some(s) = h.syms.get_mut(i) {
-            s.fields.insert(key, value);
-            s.initial.insert(key, (z, seq));
+            s.fields.insert(key, z.clone());
+            s.initial.insert(key, (z.clone(), seq));
         }
     }
 
