@@ -503,12 +503,9 @@ impl<H: HeapStrategy, S: Solver> Machine<'_, H, S> {
 /// hash that is only stored) does not depend on the value the JVM picks.
 fn bound_to_identity_hashes(pc: &[Term], model: &crate::term::Assignment) -> bool {
     let mut hashes: Vec<std::rc::Rc<str>> = Vec::new();
-    for v in pc.iter().flat_map(Term::vars) {
-        if let crate::term::Node::Var(name, _) = v.node()
-            && name.starts_with(super::IDENTITY_HASH)
-            && !hashes.contains(name)
-        {
-            hashes.push(name.clone());
+    for name in pc.iter().flat_map(Term::var_names) {
+        if name.starts_with(super::IDENTITY_HASH) && !hashes.contains(&name) {
+            hashes.push(name);
         }
     }
     if hashes.is_empty() {

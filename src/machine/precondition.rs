@@ -40,14 +40,7 @@ pub struct Witness {
 
 impl Witness {
     fn new(model: Assignment, pc: &[Term]) -> Witness {
-        let mut vars = HashSet::new();
-        for t in pc {
-            for v in t.vars() {
-                if let Node::Var(name, _) = v.node() {
-                    vars.insert(name.clone());
-                }
-            }
-        }
+        let vars = pc.iter().flat_map(Term::var_names).collect();
         Witness { model, vars }
     }
 

@@ -6,7 +6,7 @@ use std::collections::{HashMap, HashSet};
 use std::rc::Rc;
 
 use super::{SatResult, Solver, SolverStats};
-use crate::term::{Assignment, Evaluator, Node, Term, Val};
+use crate::term::{Assignment, Evaluator, Term, Val};
 
 /// How many recent models are kept.
 const KEEP: usize = 8;
@@ -92,28 +92,14 @@ impl<S: Solver> ModelCache<S> {
     }
 
     fn symbols_of(&mut self, t: &Term) -> Rc<[Rc<str>]> {
-        self.symbols
-            .entry(t.id())
-            .or_insert_with(|| {
-                let mut names: Vec<Rc<str>> = t
-                    .vars()
-                    .iter()
-                    .filter_map(|v| match v.node() {
-                        Node::Var(name, _) => Some(name.clone()),
-                        _ => None,
-                    })
-                    .collect();
-                names.sort();
-                names.dedup();
-                names.into()
-            })
-            .clone()
+        self.symbols.entry(t.id()).or_insert_with(|| t.var_names().into()).clone()
     }
 
     /// Constraint independence (KLEE): with a cached model that satisfies `pc[..c]`, the
     /// constraints of `pc` that share symbols, directly or through others, with `pc[c..]`
-    /// (in `pc`'s order), and the model. `None` when that is more than half of `pc`.
-    fn dependent_part(&mut self, pc: &[Term]) -> Option<(Vec<Term>, Assignment)> {
+    /// (in `pc`'s order), their symbols, and the model. `None` when that is more than half
+    /// of `pc`.
+    fn dependent_part(&mut self, pc: &[Term]) -> Option<(Vec<Term>, HashSet<Rc<str>>, Assignment)> {
         let (c, m) =
             self.models.iter().map(|(m, known)| (super::common_prefix(known, pc), m)).max_by_key(|(c, _)| *c)?;
         if c == 0 || c >= pc.len() {
@@ -144,7 +130,7 @@ impl<S: Solver> ModelCache<S> {
             return None;
         }
         let part = pc.iter().zip(&taken).filter(|(_, t)| **t).map(|(t, _)| t.clone()).collect();
-        Some((part, m))
+        Some((part, reach, m))
     }
 
     fn lookup(&self, pc: &[Term]) -> Option<usize> {
@@ -170,20 +156,16 @@ impl<S: Solver> Solver for ModelCache<S> {
             self.hits += 1;
             return SatResult::Unsat;
         }
-        if let Some((part, mut m)) = self.dependent_part(pc) {
+        if let Some((part, symbols, mut m)) = self.dependent_part(pc) {
             let r = match self.side.as_mut() {
                 Some(side) => side.check(&part),
                 None => self.inner.check(&part),
             };
             return match r {
                 SatResult::Sat(own) => {
-                    for t in &part {
-                        for v in self.symbols_of(t).iter() {
-                            if let Some(x) = own.values.get(v) {
-                                m.values.insert(v.clone(), x.clone());
-                            }
-                        }
-                    }
+                    // Only the part's symbols: a model may value others (POSE's every-symbol
+                    // models), which the cached model already values as the rest needs.
+                    m.values.extend(own.values.into_iter().filter(|(v, _)| symbols.contains(v)));
                     self.remember(m.clone(), pc);
                     SatResult::Sat(m)
                 }

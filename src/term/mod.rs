@@ -191,6 +191,17 @@ impl Term {
         }
         out
     }
+
+    /// The names of this term's free symbols, each once, in first-occurrence order.
+    pub fn var_names(&self) -> Vec<Rc<str>> {
+        self.vars()
+            .iter()
+            .filter_map(|v| match v.node() {
+                Node::Var(name, _) => Some(name.clone()),
+                _ => None,
+            })
+            .collect()
+    }
 }
 
 /// Interprets the low `w` bits of `v` as a signed number.

@@ -29,15 +29,8 @@ impl Pose {
         alloc_read: &dyn Fn(&mut Ctx<'_>, &Alloc) -> Result<Value<Term>>,
     ) -> Result<Vec<Alt<PoseHeap, Value<Term>>>> {
         let leaves: Vec<(Term, Leaf)> = heap.leaves(cx, r)?.into_iter().filter(|(_, l)| *l != Leaf::Null).collect();
-        let single = leaves.len() == 1;
         let mut out = Vec::new();
-        let mut before: Vec<Term> = Vec::new();
-        for (g, leaf) in leaves {
-            let mut assume: Vec<Term> = before.iter().map(|b| cx.terms.not(b)).collect();
-            if !single {
-                assume.push(g.clone());
-            }
-            before.push(g);
+        for (assume, leaf) in Pose::disjoint(cx, leaves, Vec::new()) {
             match leaf {
                 Leaf::Null => {}
                 Leaf::Alloc(a) => {
@@ -129,19 +122,32 @@ impl Pose {
             return Ok(vec![Alt { heap: heap.clone(), assume, value: v, cut: None }]);
         }
         let mut out = Vec::new();
-        let mut before: Vec<Term> = Vec::new();
-        for (g, leaf) in leaves {
+        for (a, leaf) in Pose::disjoint(cx, leaves, assume) {
             let target = match leaf {
                 Leaf::Null => cx.terms.int(0),
                 Leaf::Sym(j) => heap.syms.get(j).map(|s| s.var.clone()).ok_or_else(|| internal("unknown symbol"))?,
                 Leaf::Alloc(a) => cx.terms.int((super::ALLOC_BASE + a as i64) as i32),
             };
-            let mut a = assume.clone();
-            a.extend(before.iter().map(|b| cx.terms.not(b)));
-            a.push(g.clone());
-            before.push(g);
             out.push(Alt { heap: heap.clone(), assume: a, value: Value::Ref(target), cut: None });
         }
         Ok(out)
+    }
+
+    /// Each leaf with `assume` and the guard that the reference denotes it and no earlier
+    /// leaf (no guard when there is only one).
+    fn disjoint(cx: &mut Ctx<'_>, leaves: Vec<(Term, Leaf)>, assume: Vec<Term>) -> Vec<(Vec<Term>, Leaf)> {
+        let single = leaves.len() == 1;
+        let mut before: Vec<Term> = Vec::new();
+        let mut out = Vec::new();
+        for (g, leaf) in leaves {
+            let mut a = assume.clone();
+            a.extend(before.iter().map(|b| cx.terms.not(b)));
+            if !single {
+                a.push(g.clone());
+            }
+            before.push(g);
+            out.push((a, leaf));
+        }
+        out
     }
 }
