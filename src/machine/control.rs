@@ -62,7 +62,8 @@ impl<H: HeapStrategy, S: Solver> Machine<'_, H, S> {
             crate::term::Node::Not(x) => st.pc.contains(x),
             _ => st.pc.iter().any(|p| matches!(p.node(), crate::term::Node::Not(x) if x == *t)),
         };
-        if extra.iter().any(denied) { Some(Feasible::No) } else { None }
+        // A strict order cycle (`a < b < a`) needs no solver either.
+        if extra.iter().any(denied) || crate::term::refutes(&st.pc, &extra) { Some(Feasible::No) } else { None }
     }
 
     /// [`Machine::feasible`] outside a P-search; inside one (`deferring`), the plain verdict

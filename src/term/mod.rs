@@ -10,6 +10,7 @@
 
 pub mod eval;
 mod float;
+mod order;
 mod print;
 mod simplify;
 
@@ -19,6 +20,7 @@ use std::rc::Rc;
 
 pub use eval::{Assignment, Evaluator, IdHasher, Val};
 pub use float::{FpConv, FpOp, java_literal, nan_bits};
+pub use order::refutes;
 
 /// The sort of a term.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
