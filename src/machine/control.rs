@@ -48,8 +48,9 @@ impl<H: HeapStrategy, S: Solver> Machine<'_, H, S> {
         }
     }
 
-    /// The verdict on `pc ∧ extra` when it needs no solver: a constraint that is false or
-    /// that the path condition denies; constraints all true or already in it.
+    /// The verdict on `pc ∧ extra` when it needs no solver: a constraint that is false, that
+    /// the path condition denies, or that closes a strict order cycle with it
+    /// ([`crate::term::refutes`]); constraints all true or already in it.
     fn plainly(st: &State<H>, extra: &[Term]) -> Option<Feasible> {
         if extra.iter().any(|t| t.is_false()) {
             return Some(Feasible::No);
@@ -62,7 +63,6 @@ impl<H: HeapStrategy, S: Solver> Machine<'_, H, S> {
             crate::term::Node::Not(x) => st.pc.contains(x),
             _ => st.pc.iter().any(|p| matches!(p.node(), crate::term::Node::Not(x) if x == *t)),
         };
-        // A strict order cycle (`a < b < a`) needs no solver either.
         if extra.iter().any(denied) || crate::term::refutes(&st.pc, &extra) { Some(Feasible::No) } else { None }
     }
 
