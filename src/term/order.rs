@@ -11,9 +11,12 @@ use super::{BvCmp, Node, Sort, Term};
 /// `from <= to`, or `from < to` when `strict`, between two terms (by id).
 type Edge = (u32, u32, bool);
 
+/// A constant an edge compares: width, signed value, term id.
+type Const = (u32, i64, u32);
+
 /// The order edges a constraint states: its conjuncts' signed comparisons and equalities.
-/// `consts` collects the constants they compare (width, value, id).
-fn edges(t: &Term, out: &mut Vec<Edge>, consts: &mut Vec<(u32, i64, u32)>) {
+/// `consts` collects the constants they compare.
+fn edges(t: &Term, out: &mut Vec<Edge>, consts: &mut Vec<Const>) {
     match t.node() {
         Node::And(xs) => xs.iter().for_each(|x| edges(x, out, consts)),
         Node::Cmp(BvCmp::Slt, a, b) => edge(a, b, true, out, consts),
@@ -31,7 +34,8 @@ fn edges(t: &Term, out: &mut Vec<Edge>, consts: &mut Vec<(u32, i64, u32)>) {
     }
 }
 
-fn edge(a: &Term, b: &Term, strict: bool, out: &mut Vec<Edge>, consts: &mut Vec<(u32, i64, u32)>) {
+/// Records `a <= b` (`a < b` when `strict`) and the constants among its ends.
+fn edge(a: &Term, b: &Term, strict: bool, out: &mut Vec<Edge>, consts: &mut Vec<Const>) {
     for x in [a, b] {
         if let Node::Bv(w, v) = x.node() {
             consts.push((*w, super::sign_extend(*v, *w), x.id()));
