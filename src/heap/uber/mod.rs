@@ -169,6 +169,8 @@ pub struct UberHeap {
     pub pointwise: bool,
     /// With a precondition, `--max-objects`: the most input locations that may exist.
     pub scope: Option<u32>,
+    /// The references [`UberHeap::define_ref`] made, by definition.
+    pub defined: BTreeMap<Term, RefId>,
 }
 
 /// The null reference: `L(r0) = {(true, null)}`.
@@ -204,13 +206,28 @@ impl UberHeap {
     }
 
     /// A reference defined by `def` (an if-then-else over other pointers): a new named
-    /// pointer symbol `rN`, with the definition `rN = def` returned as a constraint.
-    pub(super) fn define_ref(&mut self, cx: &mut Ctx<'_>, def: &Term, targets: &[Target]) -> (RefId, Term) {
+    /// pointer symbol `rN`, with the definition `rN = def` pushed to `assume`. A definition
+    /// this heap has made before gives that reference again, with no new symbol: a loop's
+    /// `x.next != null` then `x = x.next` reads one value, so the second test is decided
+    /// by the first (the pointers a definition names never change, so equal definitions
+    /// are equal values).
+    pub(super) fn define_ref(
+        &mut self,
+        cx: &mut Ctx<'_>,
+        assume: &mut Vec<Term>,
+        def: &Term,
+        targets: &[Target],
+    ) -> RefId {
+        if let Some(r) = self.defined.get(def) {
+            return *r;
+        }
         let name = format!("r{}", self.refs.len());
         let p = cx.terms.var(&name, Sort::Bv(PW));
         self.pointers.insert(Rc::from(name.as_str()));
-        let eq = cx.terms.eq(&p, def);
-        (self.add_ref(p, targets), eq)
+        assume.push(cx.terms.eq(&p, def));
+        let r = self.add_ref(p, targets);
+        self.defined.insert(def.clone(), r);
+        r
     }
 
     /// The names of location numbers: `null`, then each location's name.
@@ -418,6 +435,7 @@ impl HeapStrategy for Uber {
             summaries: BTreeMap::new(),
             existence: None,
             pointwise: false,
+            defined: BTreeMap::new(),
             scope: cx.config.precondition.as_ref().map(|_| cx.config.bounds.max_objects),
         }
     }

@@ -58,8 +58,7 @@ impl Uber {
                 let mut targets = Union::default();
                 targets.add(na);
                 targets.add(nb);
-                let (r, eq) = heap.define_ref(cx, &def, &targets.list);
-                assume.push(eq);
+                let r = heap.define_ref(cx, assume, &def, &targets.list);
                 Value::Ref(r)
             }
             _ => return Err(internal("a write of the wrong kind")),
@@ -84,8 +83,7 @@ impl Uber {
         for (_, r) in sources {
             targets.add(heap.node(*r)?);
         }
-        let (r, eq) = heap.define_ref(cx, def, &targets.list);
-        assume.push(eq);
+        let r = heap.define_ref(cx, assume, def, &targets.list);
         Ok(Value::Ref(r))
     }
 
@@ -116,8 +114,7 @@ impl Uber {
             if same {
                 return Ok(Value::Ref(last));
             }
-            let (r, eq) = heap.define_ref(cx, &def, &targets.list);
-            assume.push(eq);
+            let r = heap.define_ref(cx, assume, &def, &targets.list);
             return Ok(Value::Ref(r));
         }
         let mut v = last;
