@@ -1,10 +1,12 @@
-//! Model repair: a satisfying assignment of a path condition found by changing one heap
-//! choice of a recent model, checked by evaluation, without calling the solver.
+//! Model repair: a satisfying assignment of a path condition found by changing one symbol
+//! of a recent model, checked by evaluation, without calling the solver.
 //!
 //! Path conditions of a depth-first exploration differ from the previous query by a few
 //! constraints about the newest symbols (`L7.next -> null` after `L7.next` was introduced).
 //! A recent model usually satisfies all but those; setting one recent symbol to one of the
-//! constants it is compared with, and recomputing the symbols *defined* by the path
+//! constants it is compared with (a heap choice), or to the value of another term it is
+//! compared with, or one off it (`L7.key == key`, `key < L7.key`, also where `L7.key` is
+//! one value of an if-then-else value set), and recomputing the symbols *defined* by the path
 //! condition (`r9 == ite(...)`, `L8.exists <=> ...`, first occurrence of the symbol), often
 //! satisfies them all. Every candidate is verified by evaluation: the base model is known to
 //! satisfy a prefix of the path condition, and a changed symbol cannot affect the entries
@@ -38,6 +40,26 @@ pub struct Repairer {
     /// are in `first`, so a later entry sharing them (a long chain of stores) walks only
     /// its new nodes.
     walked: HashMap<u32, usize, BuildHasherDefault<IdHasher>>,
+}
+
+/// How many values of an if-then-else [`ite_leaves`] looks at.
+const LEAVES: usize = 32;
+
+/// The values an if-then-else term may take (the term itself when it is none), at most
+/// [`LEAVES`] of them.
+fn ite_leaves(t: &Term) -> Vec<Term> {
+    let mut out = Vec::new();
+    let mut stack = vec![t];
+    while let Some(x) = stack.pop() {
+        match x.node() {
+            Node::Ite(_, a, b) if out.len() < LEAVES => {
+                stack.push(b);
+                stack.push(a);
+            }
+            _ => out.push(x.clone()),
+        }
+    }
+    out
 }
 
 fn var_name(t: &Term) -> Option<Rc<str>> {
@@ -113,9 +135,14 @@ impl Repairer {
         (ids, vars)
     }
 
-    /// The constants `name` is compared with (`name == k`) in the entries from `from` on.
-    fn constants(&self, name: &str, from: usize) -> BTreeSet<u64> {
+    /// The constants `name` is compared with (`name == k`) in the entries from `from` on,
+    /// and the values under `base` of the other terms it is compared with (`name == e`,
+    /// `name < e`, ...): each value, one above and one below it, so that `key == L3.key`,
+    /// `key != L3.key` and `key < L3.key` each get a candidate.
+    fn constants(&self, name: &str, from: usize, base: &Assignment) -> (BTreeSet<u64>, Vec<u64>) {
         let mut out = BTreeSet::new();
+        let mut near = Vec::new();
+        let mut ev = Evaluator::new(base);
         let mut visited: HashSet<u32, BuildHasherDefault<IdHasher>> = HashSet::default();
         for t in self.pc.iter().skip(from) {
             let mut stack = vec![t.clone()];
@@ -123,12 +150,23 @@ impl Repairer {
                 if !visited.insert(x.id()) {
                     continue;
                 }
-                if let Node::Eq(a, b) = x.node() {
+                if let Node::Eq(a, b) | Node::Cmp(_, a, b) = x.node() {
                     for (v, k) in [(a, b), (b, a)] {
-                        if let (Some(n), Node::Bv(_, raw)) = (var_name(v), k.node())
-                            && &*n == name
-                        {
-                            out.insert(*raw);
+                        // `name` itself, or a value an if-then-else may take (a value set).
+                        if !ite_leaves(v).iter().any(|l| var_name(l).is_some_and(|n| &*n == name)) {
+                            continue;
+                        }
+                        match k.node() {
+                            Node::Bv(_, raw) if matches!(x.node(), Node::Eq(..)) => {
+                                out.insert(*raw);
+                            }
+                            _ if k.width() > 0 && !k.var_names().iter().any(|m| &**m == name) => {
+                                if let Some(Val::Bv(e)) = ev.eval(k) {
+                                    let mask = if k.width() >= 64 { u64::MAX } else { (1u64 << k.width()) - 1 };
+                                    near.extend([e, e.wrapping_add(1) & mask, e.wrapping_sub(1) & mask]);
+                                }
+                            }
+                            _ => {}
                         }
                     }
                 }
@@ -139,7 +177,7 @@ impl Repairer {
                 }
             }
         }
-        out
+        (out, near)
     }
 
     /// Checks the entries from `start` on under `base` (with `change` applied),
@@ -176,10 +214,16 @@ impl Repairer {
         let mut tried = 0;
         let recent: Vec<(usize, Rc<str>)> = self.free.iter().rev().take(RECENT).cloned().collect();
         for (first, name) in recent {
-            let ks = self.constants(&name, first);
-            // Null first, then the newest locations (a fresh object before an alias).
+            let (ks, near) = self.constants(&name, first, base);
+            // Null first, then the newest locations (a fresh object before an alias), then
+            // the values of what the symbol is compared with.
             let zero = ks.contains(&0).then_some(0);
-            for k in zero.into_iter().chain(ks.iter().rev().copied().filter(|k| *k != 0)) {
+            let mut seen = BTreeSet::new();
+            let ordered = zero.into_iter().chain(ks.iter().rev().copied().filter(|k| *k != 0)).chain(near);
+            for k in ordered {
+                if !seen.insert(k) {
+                    continue;
+                }
                 if base.get(&name) == Some(&Val::Bv(k)) {
                     continue;
                 }
@@ -221,6 +265,33 @@ mod tests {
         let m = Repairer::default().repair(&base, &[], &[dom, d, rnull]).unwrap();
         assert_eq!(m.get("c"), Some(&Val::Bv(0)));
         assert_eq!(m.get("r"), Some(&Val::Bv(0)));
+    }
+
+    #[test]
+    fn takes_the_value_of_what_a_new_symbol_is_compared_with() {
+        let mut p = TermPool::new();
+        let key = p.var("key", Sort::Bv(32));
+        let c = p.var("c", Sort::Bv(8));
+        let (a, b) = (p.var("a", Sort::Bv(32)), p.var("b", Sort::Bv(32)));
+        let two = p.bv(8, 2);
+        let is2 = p.eq(&c, &two);
+        // `key == t.key` where `t.key` is a value set over two locations, then `key < b`.
+        let value = p.ite(&is2, &a, &b);
+        let found = p.eq(&key, &value);
+        let less = p.slt(&key, &b);
+        let mut base = Assignment::default();
+        for (n, v) in [("key", 7), ("c", 2), ("a", 0), ("b", 0)] {
+            base.values.insert(Rc::from(n), Val::Bv(v));
+        }
+        // The value set keeps its location (c); a key takes a value it is compared with.
+        let mut r = Repairer::default();
+        let m = r.repair(&base, &[], std::slice::from_ref(&found)).unwrap();
+        assert_eq!((m.eval_bool(&found), m.get("c")), (Some(true), Some(&Val::Bv(2))));
+        let m2 = r.repair(&m, std::slice::from_ref(&found), &[found.clone(), less.clone()]).unwrap();
+        assert_eq!(
+            (m2.eval_bool(&found), m2.eval_bool(&less), m2.get("c")),
+            (Some(true), Some(true), Some(&Val::Bv(2)))
+        );
     }
 
     #[test]

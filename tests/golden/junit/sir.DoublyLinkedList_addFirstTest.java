@@ -12,7 +12,7 @@ import uberlazy.runtime.Heap;
  */
 public class DoublyLinkedList_addFirstTest {
     /**
-     * Input: this = o0 (DoublyLinkedList, reaches 3 DllNode), key = 16.
+     * Input: this = o0 (DoublyLinkedList, reaches 3 DllNode), key = 1.
      * Path: no decision.
      * Outcome: returns normally.
      */
@@ -31,14 +31,14 @@ public class DoublyLinkedList_addFirstTest {
         Heap.set(o3, "sir.DllNode.next", o1);
         Heap.set(o3, "sir.DllNode.prev", o2);
         assertTrue(o0.repOK(), "precondition repOK() holds on the input");
-        o0.addFirst(16);
+        o0.addFirst(1);
         assertSame(o1, Heap.get(o0, "sir.DoublyLinkedList.header"));
         assertEquals(3, Heap.get(o0, "sir.DoublyLinkedList.size"));
         assertEquals(0, Heap.get(o1, "sir.DllNode.key"));
         Object n1 = Heap.get(o1, "sir.DllNode.next");
         assertTrue(Heap.isNew(n1, "sir.DllNode", o0, o1, o2, o3), "n1 is a new sir.DllNode");
         assertSame(o3, Heap.get(o1, "sir.DllNode.prev"));
-        assertEquals(16, Heap.get(n1, "sir.DllNode.key"));
+        assertEquals(1, Heap.get(n1, "sir.DllNode.key"));
         assertSame(o2, Heap.get(n1, "sir.DllNode.next"));
         assertSame(o1, Heap.get(n1, "sir.DllNode.prev"));
         assertEquals(0, Heap.get(o2, "sir.DllNode.key"));

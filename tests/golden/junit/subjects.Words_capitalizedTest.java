@@ -59,13 +59,13 @@ public class Words_capitalizedTest {
     }
 
     /**
-     * Input: w = o0 ("Auepqdia").
+     * Input: w = o0 ("Puepqdia").
      * Path: line 34 true 3 times.
      * Outcome: returns true.
      */
     @Test
     public void trace4_returns() throws Throwable {
-        String o0 = "Auepqdia";
+        String o0 = "Puepqdia";
         boolean result = subjects.Words.capitalized(o0);
         assertEquals(true, result);
     }
