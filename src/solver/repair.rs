@@ -181,39 +181,73 @@ impl Repairer {
     }
 
     /// Checks the entries from `start` on under `base` (with `change` applied),
-    /// recomputing the symbols they define. `base` must satisfy the entries before `start`,
-    /// and the changed symbol must not occur before `start`.
-    fn satisfies(&self, base: &Assignment, start: usize, change: Option<(&Rc<str>, u64)>) -> Option<Assignment> {
+    /// recomputing the symbols they define: the model when all hold, else the first entry
+    /// that does not (`None`: one could not be evaluated). `base` must satisfy the entries
+    /// before `start`, and the changed symbol must not occur before `start`.
+    fn satisfies(
+        &self,
+        base: &Assignment,
+        start: usize,
+        change: Option<(&Rc<str>, u64)>,
+    ) -> std::result::Result<Assignment, Option<usize>> {
         let mut ev = Evaluator::new(base);
         if let Some((name, k)) = change {
             ev.set(name.clone(), Val::Bv(k));
         }
         for (i, t) in self.pc.iter().enumerate().skip(start) {
             if let Some(Some((name, e))) = self.defines.get(i) {
-                let v = ev.eval(e)?;
+                let v = ev.eval(e).ok_or(None)?;
                 ev.set(name.clone(), v);
                 continue;
             }
             if ev.eval(t) != Some(Val::Bool(true)) {
-                return None;
+                return Err(Some(i));
             }
         }
         let mut out = base.clone();
         out.values.extend(ev.into_overlay());
-        Some(out)
+        Ok(out)
+    }
+
+    /// The symbols `t` depends on: its own, and through the definitions of those it names.
+    fn depends(&self, t: &Term) -> HashSet<Rc<str>> {
+        let mut out = HashSet::new();
+        let mut todo = t.var_names();
+        while let Some(n) = todo.pop() {
+            if !out.insert(n.clone()) {
+                continue;
+            }
+            if let Some(Some(Some((d, e)))) = self.first.get(&n).map(|i| self.defines.get(*i))
+                && *d == n
+            {
+                todo.extend(e.var_names());
+            }
+        }
+        out
     }
 
     /// A model of `pc` made from `base` (known to satisfy `known`) by changing at most one
-    /// recent free symbol, if any.
+    /// free symbol (a recent one, or one of the first entry `base` falsifies), if any.
     pub fn repair(&mut self, base: &Assignment, known: &[Term], pc: &[Term]) -> Option<Assignment> {
         self.sync(pc);
         let start = super::common_prefix(known, pc);
-        if let Some(m) = self.satisfies(base, start, None) {
-            return Some(m);
-        }
+        let bad = match self.satisfies(base, start, None) {
+            Ok(m) => return Some(m),
+            Err(None) => return None,
+            Err(Some(i)) => self.pc.get(i)?.clone(),
+        };
+        // Only a symbol the first falsified entry depends on can make it true: the recent
+        // ones, then the others it names, newest first (a P-search fixes pointer choices
+        // the exploration made long before).
+        let deps = self.depends(&bad);
+        let named: HashSet<Rc<str>> = bad.var_names().into_iter().collect();
+        let newest = self.free.iter().rev();
         let mut tried = 0;
-        let recent: Vec<(usize, Rc<str>)> = self.free.iter().rev().take(RECENT).cloned().collect();
-        for (first, name) in recent {
+        let mut candidates: Vec<(usize, Rc<str>)> =
+            newest.clone().take(RECENT).filter(|(_, n)| deps.contains(n)).cloned().collect();
+        let older: Vec<(usize, Rc<str>)> = newest.skip(RECENT).filter(|(_, n)| named.contains(n)).cloned().collect();
+        candidates.extend(older);
+        for (first, name) in candidates {
             let (ks, near) = self.constants(&name, first, base);
             // Null first, then the newest locations (a fresh object before an alias), then
             // the values of what the symbol is compared with.
@@ -231,7 +265,7 @@ impl Repairer {
                 if tried > MAX_CANDIDATES {
                     return None;
                 }
-                if let Some(m) = self.satisfies(base, start.min(first), Some((&name, k))) {
+                if let Ok(m) = self.satisfies(base, start.min(first), Some((&name, k))) {
                     return Some(m);
                 }
             }
@@ -292,6 +326,28 @@ mod tests {
             (m2.eval_bool(&found), m2.eval_bool(&less), m2.get("c")),
             (Some(true), Some(true), Some(&Val::Bv(2)))
         );
+    }
+
+    #[test]
+    fn changes_an_old_choice_the_new_constraint_names() {
+        let mut p = TermPool::new();
+        let c = p.var("c", Sort::Bv(8));
+        let (zero, two) = (p.bv(8, 0), p.bv(8, 2));
+        let is2 = p.eq(&c, &two);
+        let mut pc = vec![is2.clone()];
+        let mut base = Assignment::default();
+        base.values.insert(Rc::from("c"), Val::Bv(2));
+        // More newer symbols than the repair tries by recency.
+        for i in 0..=RECENT {
+            let s = p.var(&format!("s{i}"), Sort::Bv(8));
+            pc.push(p.ne(&s, &zero));
+            base.values.insert(Rc::from(format!("s{i}").as_str()), Val::Bv(1));
+        }
+        let is0 = p.eq(&c, &zero);
+        pc[0] = p.or2(&is2, &is0);
+        pc.push(is0.clone());
+        let m = Repairer::default().repair(&base, &[], &pc).unwrap();
+        assert_eq!((m.eval_bool(&is0), m.get("c")), (Some(true), Some(&Val::Bv(0))));
     }
 
     #[test]

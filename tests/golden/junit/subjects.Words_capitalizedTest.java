@@ -59,13 +59,13 @@ public class Words_capitalizedTest {
     }
 
     /**
-     * Input: w = o0 ("Puepqdia").
+     * Input: w = o0 ("Auepqdia").
      * Path: line 34 true 3 times.
      * Outcome: returns true.
      */
     @Test
     public void trace4_returns() throws Throwable {
-        String o0 = "Puepqdia";
+        String o0 = "Auepqdia";
         boolean result = subjects.Words.capitalized(o0);
         assertEquals(true, result);
     }
