@@ -42,24 +42,26 @@ pub struct Repairer {
     walked: HashMap<u32, usize, BuildHasherDefault<IdHasher>>,
 }
 
-/// How many values of an if-then-else [`ite_leaves`] looks at.
+/// How many values of an if-then-else [`may_be`] looks at.
 const LEAVES: usize = 32;
 
-/// The values an if-then-else term may take (the term itself when it is none), at most
-/// [`LEAVES`] of them.
-fn ite_leaves(t: &Term) -> Vec<Term> {
-    let mut out = Vec::new();
+/// Whether `t` is the symbol `name` or an if-then-else one of whose values is (among its
+/// first [`LEAVES`] values): a comparison of `t` then compares `name`.
+fn may_be(t: &Term, name: &str) -> bool {
     let mut stack = vec![t];
+    let mut seen = 0;
     while let Some(x) = stack.pop() {
         match x.node() {
-            Node::Ite(_, a, b) if out.len() < LEAVES => {
+            Node::Var(n, _) if &**n == name => return true,
+            Node::Ite(_, a, b) if seen < LEAVES => {
+                seen += 1;
                 stack.push(b);
                 stack.push(a);
             }
-            _ => out.push(x.clone()),
+            _ => {}
         }
     }
-    out
+    false
 }
 
 fn var_name(t: &Term) -> Option<Rc<str>> {
@@ -153,7 +155,7 @@ impl Repairer {
                 if let Node::Eq(a, b) | Node::Cmp(_, a, b) = x.node() {
                     for (v, k) in [(a, b), (b, a)] {
                         // `name` itself, or a value an if-then-else may take (a value set).
-                        if !ite_leaves(v).iter().any(|l| var_name(l).is_some_and(|n| &*n == name)) {
+                        if !may_be(v, name) {
                             continue;
                         }
                         match k.node() {
@@ -209,10 +211,11 @@ impl Repairer {
         Ok(out)
     }
 
-    /// The symbols `t` depends on: its own, and through the definitions of those it names.
-    fn depends(&self, t: &Term) -> HashSet<Rc<str>> {
+    /// The symbols that `named` (those of one entry) depend on: themselves, and those of
+    /// their definitions, transitively.
+    fn depends(&self, named: &HashSet<Rc<str>>) -> HashSet<Rc<str>> {
         let mut out = HashSet::new();
-        let mut todo = t.var_names();
+        let mut todo: Vec<Rc<str>> = named.iter().cloned().collect();
         while let Some(n) = todo.pop() {
             if !out.insert(n.clone()) {
                 continue;
@@ -239,8 +242,8 @@ impl Repairer {
         // Only a symbol the first falsified entry depends on can make it true: the recent
         // ones, then the others it names, newest first (a P-search fixes pointer choices
         // the exploration made long before).
-        let deps = self.depends(&bad);
         let named: HashSet<Rc<str>> = bad.var_names().into_iter().collect();
+        let deps = self.depends(&named);
         let newest = self.free.iter().rev();
         let mut tried = 0;
         let mut candidates: Vec<(usize, Rc<str>)> =
