@@ -1,5 +1,5 @@
 //! A counterexample cache in front of any solver: recent models answer queries they satisfy,
-//! known unsatisfiable sets refute queries that contain them, and a query asks the solver
+//! known unsatisfiable sets and unit propagation refute queries, and a query asks the solver
 //! only about the constraints that share symbols with what a known model does not satisfy.
 
 use std::collections::{HashMap, HashSet};
@@ -152,7 +152,9 @@ impl<S: Solver> Solver for ModelCache<S> {
             self.hits += 1;
             return SatResult::Sat(m);
         }
-        if self.known_unsat(pc) {
+        // Unit propagation refutes what value sets and field choices decide between them
+        // (`term/propagate.rs`): most of the unsatisfiable queries of uber's P-searches.
+        if self.known_unsat(pc) || crate::term::refuted_by_propagation(pc) {
             self.hits += 1;
             return SatResult::Unsat;
         }

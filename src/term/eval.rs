@@ -58,6 +58,8 @@ pub struct Evaluator<'a> {
     /// Values that override the assignment (set before the symbol is first evaluated).
     overlay: HashMap<Rc<str>, Val>,
     memo: HashMap<u32, Option<Val>, BuildHasherDefault<IdHasher>>,
+    /// Symbols without a value are unknown (`None`) instead of 0/false.
+    partial: bool,
 }
 
 /// Hashes term ids (dense small integers) by one multiplication: the memo is the hot path
@@ -81,7 +83,13 @@ impl Hasher for IdHasher {
 
 impl<'a> Evaluator<'a> {
     pub fn new(asg: &'a Assignment) -> Self {
-        Evaluator { asg, overlay: HashMap::new(), memo: HashMap::default() }
+        Evaluator { asg, overlay: HashMap::new(), memo: HashMap::default(), partial: false }
+    }
+
+    /// An evaluator under a partial assignment: a term is known (`Some`) only when the
+    /// assigned symbols decide it whatever values the others take.
+    pub fn partial(asg: &'a Assignment) -> Self {
+        Evaluator { partial: true, ..Evaluator::new(asg) }
     }
 
     /// Gives `name` the value `v` from now on. Only sound before any term reading `name` has
@@ -125,6 +133,7 @@ impl<'a> Evaluator<'a> {
             Node::Bv(_, v) => Val::Bv(*v),
             Node::Var(name, sort) => match self.overlay.get(name).or_else(|| self.asg.values.get(name)) {
                 Some(v) => v.clone(),
+                None if self.partial => return None,
                 None => match sort {
                     Sort::Bool => Val::Bool(false),
                     Sort::Bv(_) => Val::Bv(0),

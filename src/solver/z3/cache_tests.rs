@@ -42,14 +42,32 @@ fn asks_only_about_the_constraints_that_share_symbols_with_the_new_ones() {
     let base = [p.slt(&a, &b), p.slt(&one, &a), p.slt(&five, &b), p.ne(&a, &seven), p.slt(&one, &c)];
     let (mut s, asked) = cache();
     assert!(matches!(s.check(&base), SatResult::Sat(_)));
-    // `c == 0` shares a symbol only with `1 < c`: the other four stay out of the query.
-    let pc = [base.as_slice(), &[p.eq(&c, &zero)]].concat();
+    // `c < 0` shares a symbol only with `1 < c`: the other four stay out of the query (an
+    // order, which unit propagation leaves to the solver).
+    let pc = [base.as_slice(), &[p.slt(&c, &zero)]].concat();
     assert_eq!(s.check(&pc), SatResult::Unsat);
     assert_eq!(*asked.borrow(), vec![5, 2]);
     // The set found unsatisfiable refutes any query that contains it, without Z3.
     let more = [pc.as_slice(), &[p.eq(&d, &three)]].concat();
     assert_eq!(s.check(&more), SatResult::Unsat);
     assert_eq!(asked.borrow().len(), 2);
+}
+
+#[test]
+fn unit_propagation_refutes_without_the_solver() {
+    // uber's value set `r = ite(2 == a, a, b)` with `a -> 3`, `b -> null`: `r != null` is
+    // refuted by propagating the two choices, and Z3 is asked only the first query.
+    let mut p = TermPool::new();
+    let (a, b, r) = (p.var("a", Sort::Bv(16)), p.var("b", Sort::Bv(16)), p.var("r", Sort::Bv(16)));
+    let (zero, two, three) = (p.bv(16, 0), p.bv(16, 2), p.bv(16, 3));
+    let c = p.eq(&two, &a);
+    let ite = p.ite(&c, &a, &b);
+    let base = [p.eq(&ite, &r), p.ne(&zero, &r)];
+    let (mut s, asked) = cache();
+    assert!(matches!(s.check(&base), SatResult::Sat(_)));
+    let pc = [base.as_slice(), &[p.eq(&three, &a), p.eq(&zero, &b)]].concat();
+    assert_eq!(s.check(&pc), SatResult::Unsat);
+    assert_eq!(*asked.borrow(), vec![2]);
 }
 
 #[test]

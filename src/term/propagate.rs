@@ -1,0 +1,199 @@
+//! Refuting a conjunction of constraints by unit propagation, without a solver.
+//!
+//! Facts are what single constraints force once the facts so far are substituted: `b` and
+//! `!b` for a boolean symbol, `x == v` when the other side of an equality is decided (`r5 ==
+//! ite(2 == L1.right, L1.right, L2.right)` once `L1.right` and `L2.right` are known), `x != c`,
+//! and the one undecided part of a clause. A constraint the facts make false, or two facts
+//! that disagree, refute the whole conjunction. Sound, not complete: `false` only means that
+//! propagation found no contradiction (the solver decides).
+//!
+//! It answers the P-searches' most common unsatisfiable query under uber's if-then-else heap
+//! (a precondition's choice of a field's target that the path condition's value sets rule
+//! out) without Z3.
+
+use std::collections::HashSet;
+use std::rc::Rc;
+
+use super::{Assignment, Evaluator, Node, Term, Val};
+
+/// Most rounds of propagation (each round evaluates every constraint once).
+const ROUNDS: usize = 16;
+
+/// What one round learned.
+#[derive(Default)]
+struct Learned {
+    equal: Vec<(Rc<str>, Val)>,
+    unequal: Vec<(Rc<str>, u64)>,
+}
+
+/// The bit-vector values each symbol is known to differ from.
+type Unequal = HashSet<(Rc<str>, u64)>;
+
+/// Whether the conjunction of `pc` is unsatisfiable by unit propagation.
+pub fn refuted_by_propagation(pc: &[Term]) -> bool {
+    let mut facts = Assignment::default();
+    let mut unequal = Unequal::new();
+    for _ in 0..ROUNDS {
+        let mut learned = Learned::default();
+        {
+            let mut ev = Evaluator::partial(&facts);
+            for t in pc {
+                match decided(&mut ev, &unequal, t) {
+                    Some(false) => return true,
+                    Some(true) => {}
+                    None => force(&mut ev, &unequal, t, true, &mut learned),
+                }
+            }
+        }
+        let mut grew = false;
+        for (name, v) in learned.equal {
+            if let Val::Bv(x) = v
+                && unequal.contains(&(name.clone(), x))
+            {
+                return true;
+            }
+            match facts.values.get(&name) {
+                Some(old) if *old != v => return true,
+                Some(_) => {}
+                None => {
+                    facts.values.insert(name, v);
+                    grew = true;
+                }
+            }
+        }
+        for (name, v) in learned.unequal {
+            if facts.values.get(&name) == Some(&Val::Bv(v)) {
+                return true;
+            }
+            grew |= unequal.insert((name, v));
+        }
+        if !grew {
+            return false;
+        }
+    }
+    false
+}
+
+/// The truth of `t` under the facts: evaluated, or an equality of a symbol with a value the
+/// symbol is known to differ from.
+fn decided(ev: &mut Evaluator<'_>, unequal: &Unequal, t: &Term) -> Option<bool> {
+    match ev.eval(t) {
+        Some(Val::Bool(b)) => return Some(b),
+        Some(_) => return None,
+        None => {}
+    }
+    match t.node() {
+        Node::Eq(a, b) => match symbol_and_value(ev, a, b) {
+            Some((name, Val::Bv(v))) if unequal.contains(&(name.clone(), v)) => Some(false),
+            _ => None,
+        },
+        Node::Not(a) => decided(ev, unequal, a).map(|b| !b),
+        _ => None,
+    }
+}
+
+/// `(x, v)` when one side of an equality is an undecided symbol `x` and the other the value `v`.
+fn symbol_and_value(ev: &mut Evaluator<'_>, a: &Term, b: &Term) -> Option<(Rc<str>, Val)> {
+    for (x, y) in [(a, b), (b, a)] {
+        if let Node::Var(name, _) = x.node()
+            && ev.eval(x).is_none()
+            && let Some(v) = ev.eval(y)
+        {
+            return Some((name.clone(), v));
+        }
+    }
+    None
+}
+
+/// The facts that `t` being `want` forces, given what `ev` knows.
+fn force(ev: &mut Evaluator<'_>, unequal: &Unequal, t: &Term, want: bool, out: &mut Learned) {
+    match t.node() {
+        Node::Var(name, _) => out.equal.push((name.clone(), Val::Bool(want))),
+        Node::Not(a) => force(ev, unequal, a, !want, out),
+        Node::And(xs) if want => xs.iter().for_each(|x| force(ev, unequal, x, true, out)),
+        Node::Or(xs) if !want => xs.iter().for_each(|x| force(ev, unequal, x, false, out)),
+        Node::And(xs) | Node::Or(xs) => {
+            // A clause (or a negated conjunction): when every part but one is decided the
+            // wrong way, that one part must go the right way.
+            let mut open = None;
+            for x in xs {
+                match decided(ev, unequal, x) {
+                    Some(b) if b == want => return,
+                    Some(_) => {}
+                    None if open.is_some() => return,
+                    None => open = Some(x),
+                }
+            }
+            if let Some(x) = open {
+                force(ev, unequal, x, want, out);
+            }
+        }
+        Node::Eq(a, b) => {
+            if let Some((name, v)) = symbol_and_value(ev, a, b) {
+                match (want, v) {
+                    (true, v) => out.equal.push((name, v)),
+                    // Two booleans that differ: one known gives the other.
+                    (false, Val::Bool(v)) => out.equal.push((name, Val::Bool(!v))),
+                    (false, Val::Bv(v)) => out.unequal.push((name, v)),
+                    (false, Val::Arr(..)) => {}
+                }
+            }
+        }
+        _ => {}
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::term::{Sort, TermPool};
+
+    #[test]
+    fn a_value_set_decided_by_its_fields_refutes_the_opposite_null_test() {
+        // uber's `r5 = ite(2 == L1.right, L1.right, L2.right)`; the P-search chose
+        // `L1.right -> L3` (3) and `L2.right -> null` (0), so `r5 != null` cannot hold.
+        let mut p = TermPool::default();
+        let (l1r, l2r, r5) =
+            (p.var("L1.right", Sort::Bv(32)), p.var("L2.right", Sort::Bv(32)), p.var("r5", Sort::Bv(32)));
+        let (zero, two, three) = (p.int(0), p.int(2), p.int(3));
+        let c = p.eq(&two, &l1r);
+        let ite = p.ite(&c, &l1r, &l2r);
+        let def = p.eq(&ite, &r5);
+        let nonnull = p.ne(&zero, &r5);
+        let facts = [p.eq(&three, &l1r), p.eq(&zero, &l2r)];
+        let mut pc = vec![def.clone(), nonnull.clone()];
+        pc.extend(facts.iter().cloned());
+        assert!(refuted_by_propagation(&pc));
+        // Without the choice of `L2.right` nothing is decided: satisfiable as far as it knows.
+        assert!(!refuted_by_propagation(&[def, nonnull, facts[0].clone()]));
+    }
+
+    #[test]
+    fn clauses_and_disequalities_propagate() {
+        let mut p = TermPool::default();
+        let (root, exists) = (p.var("this.root", Sort::Bv(32)), p.var("L1.exists", Sort::Bool));
+        let (zero, two) = (p.int(0), p.int(2));
+        // `root in {null, L1}`, `root != null`, `root == L1 <=> L1.exists`, `!L1.exists`.
+        let is_null = p.eq(&zero, &root);
+        let is_l1 = p.eq(&root, &two);
+        let one_of = p.or(&[is_null.clone(), is_l1.clone()]);
+        let nonnull = p.not(&is_null);
+        let iff = p.eq(&is_l1, &exists);
+        let absent = p.not(&exists);
+        assert!(refuted_by_propagation(&[one_of.clone(), nonnull.clone(), iff.clone(), absent]));
+        // With `L1.exists` the same facts agree (root -> L1).
+        assert!(!refuted_by_propagation(&[one_of, nonnull, iff, exists]));
+    }
+
+    #[test]
+    fn order_facts_are_left_to_the_solver() {
+        // `x < y` and `y < x` contradict, but not by propagation: no symbol is decided.
+        let mut p = TermPool::default();
+        let (x, y) = (p.var("x", Sort::Bv(32)), p.var("y", Sort::Bv(32)));
+        assert!(!refuted_by_propagation(&[p.slt(&x, &y), p.slt(&y, &x)]));
+        // Once both are fixed, the order is evaluated.
+        let (one, two) = (p.int(1), p.int(2));
+        let pc = [p.slt(&y, &x), p.eq(&x, &one), p.eq(&two, &y)];
+        assert!(refuted_by_propagation(&pc));
+    }
+}
