@@ -3,7 +3,8 @@
 //! Facts are what single constraints force once the facts so far are substituted: `b` and
 //! `!b` for a boolean symbol, `x == v` when the other side of an equality is decided (`r5 ==
 //! ite(2 == L1.right, L1.right, L2.right)` once `L1.right` and `L2.right` are known), `x != c`,
-//! and the one undecided part of a clause. A constraint the facts make false, or two facts
+//! the one undecided part of a clause, and what the other side of an equivalence must be when
+//! one side is decided (`L5.exists <=> (L2.exists && L2.parent == 6)`). A constraint the facts make false, or two facts
 //! that disagree, refute the whole conjunction. Sound, not complete: `false` only means that
 //! propagation found no contradiction (the solver decides).
 //!
@@ -31,47 +32,66 @@ type Unequal = HashSet<(Rc<str>, u64)>;
 
 /// Whether the conjunction of `pc` is unsatisfiable by unit propagation.
 pub fn refuted_by_propagation(pc: &[Term]) -> bool {
-    let mut facts = Assignment::default();
-    let mut unequal = Unequal::new();
-    for _ in 0..ROUNDS {
-        let mut learned = Learned::default();
-        {
-            let mut ev = Evaluator::partial(&facts);
-            for t in pc {
-                match decided(&mut ev, &unequal, t) {
-                    Some(false) => return true,
-                    Some(true) => {}
-                    None => force(&mut ev, &unequal, t, true, &mut learned),
+    Facts::default().propagate(pc)
+}
+
+/// What propagation knows: symbol values and the values symbols differ from.
+#[derive(Default, Clone)]
+struct Facts {
+    values: Assignment,
+    unequal: Unequal,
+}
+
+impl Facts {
+    /// Propagates to a fixpoint: `true` when a constraint or two facts contradict.
+    fn propagate(&mut self, pc: &[Term]) -> bool {
+        for _ in 0..ROUNDS {
+            let mut learned = Learned::default();
+            {
+                let mut ev = Evaluator::partial(&self.values);
+                for t in pc {
+                    match decided(&mut ev, &self.unequal, t) {
+                        Some(false) => return true,
+                        Some(true) => {}
+                        None => force(&mut ev, &self.unequal, t, true, &mut learned),
+                    }
                 }
             }
+            match self.learn(learned) {
+                None => return true,
+                Some(false) => return false,
+                Some(true) => {}
+            }
         }
+        false
+    }
+
+    /// Adds what a round learned: `None` on a contradiction, else whether anything was new.
+    fn learn(&mut self, learned: Learned) -> Option<bool> {
         let mut grew = false;
         for (name, v) in learned.equal {
             if let Val::Bv(x) = v
-                && unequal.contains(&(name.clone(), x))
+                && self.unequal.contains(&(name.clone(), x))
             {
-                return true;
+                return None;
             }
-            match facts.values.get(&name) {
-                Some(old) if *old != v => return true,
+            match self.values.values.get(&name) {
+                Some(old) if *old != v => return None,
                 Some(_) => {}
                 None => {
-                    facts.values.insert(name, v);
+                    self.values.values.insert(name, v);
                     grew = true;
                 }
             }
         }
         for (name, v) in learned.unequal {
-            if facts.values.get(&name) == Some(&Val::Bv(v)) {
-                return true;
+            if self.values.values.get(&name) == Some(&Val::Bv(v)) {
+                return None;
             }
-            grew |= unequal.insert((name, v));
+            grew |= self.unequal.insert((name, v));
         }
-        if !grew {
-            return false;
-        }
+        Some(grew)
     }
-    false
 }
 
 /// The truth of `t` under the facts: evaluated, or an equality of a symbol with a value the
@@ -129,6 +149,17 @@ fn force(ev: &mut Evaluator<'_>, unequal: &Unequal, t: &Term, want: bool, out: &
             }
         }
         Node::Eq(a, b) => {
+            // `x <=> (p && q)` with `x` decided: the other side must take `x`'s value (or
+            // the opposite one for `!(x <=> ...)`).
+            for (x, y) in [(a, b), (b, a)] {
+                if let Some(Val::Bool(v)) = ev.eval(x)
+                    && !matches!(y.node(), Node::Var(..))
+                    && ev.eval(y).is_none()
+                {
+                    force(ev, unequal, y, v == want, out);
+                    return;
+                }
+            }
             if let Some((name, v)) = symbol_and_value(ev, a, b) {
                 match (want, v) {
                     (true, v) => out.equal.push((name, v)),
@@ -183,6 +214,23 @@ mod tests {
         assert!(refuted_by_propagation(&[one_of.clone(), nonnull.clone(), iff.clone(), absent]));
         // With `L1.exists` the same facts agree (root -> L1).
         assert!(!refuted_by_propagation(&[one_of, nonnull, iff, exists]));
+    }
+
+    #[test]
+    fn a_decided_side_of_an_equivalence_forces_the_other() {
+        // `L5.exists <=> (L2.exists && L2.parent == 6)` with `L5.exists`: `L2.parent -> L5`,
+        // which `L2.parent != 6` denies.
+        let mut p = TermPool::default();
+        let (l5, l2, parent) =
+            (p.var("L5.exists", Sort::Bool), p.var("L2.exists", Sort::Bool), p.var("L2.parent", Sort::Bv(16)));
+        let six = p.bv(16, 6);
+        let at_l5 = p.eq(&parent, &six);
+        let both = p.and(&[l2, at_l5.clone()]);
+        let iff = p.eq(&l5, &both);
+        let elsewhere = p.not(&at_l5);
+        assert!(refuted_by_propagation(&[iff.clone(), l5.clone(), elsewhere.clone()]));
+        // Without `L5.exists` the equivalence only says `L5` is absent.
+        assert!(!refuted_by_propagation(&[iff, elsewhere]));
     }
 
     #[test]
