@@ -98,7 +98,12 @@ fn every_instruction_family_has_a_subject() {
         ("modern.Modern", "lockedCount", &["(monitorenter m)", "(monitorexit "]),
         ("modern.Modern", "bump", &["(monitorenter this)", "handler any -> B"]),
         ("modern.Modern", "describe", &["(concat "]),
-        ("modern.Modern", "counter", &["(dynamic run(Lmodern/Modern;)Ljava/lang/Runnable; this)"]),
+        ("modern.Modern", "counter", &["(new modern.Modern$$Lambda$", " $ cap0 := this)"]),
+        (
+            "samples.Lambdas",
+            "fresh",
+            &["(new samples.Lambdas$$Lambda$", "@interface java.util.function.Supplier.get()"],
+        ),
     ];
     for (class, method, needles) in cases {
         let jar = class.split(".").next().unwrap();

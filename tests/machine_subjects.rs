@@ -172,8 +172,10 @@ fn a_loop_is_cut_by_max_depth() {
 }
 
 /// The code javac 17 emits (javasrc/modern, `--release 17`), with every strategy: a monitor
-/// is a null check, string concatenation a new non-null String, a lambda's call site cuts
-/// its trace with a reason that names it, `Objects.requireNonNull` checks, asserts are off.
+/// is a null check, string concatenation a new non-null String, a lambda the new object of
+/// its call site's class whose body runs when called, another `invokedynamic` (a record's
+/// `hashCode`) cuts its trace naming the bootstrap method, `Objects.requireNonNull` checks,
+/// asserts are off.
 #[test]
 fn monitors_concatenation_and_lambdas_run_with_every_strategy() {
     for strategy in [Strategy::Lazy, Strategy::Lazier, Strategy::Uber, Strategy::Pose] {
@@ -196,10 +198,15 @@ fn monitors_concatenation_and_lambdas_run_with_every_strategy() {
         let r = run("modern.Modern#describe");
         assert_eq!(r.tally.paths(), 1, "{strategy:?}");
         assert_eq!(outcomes(&r), (r.traces.len(), vec![], 0), "{strategy:?}");
+        // A lambda is the new object of its call site's class: one path, not cut.
         let r = run("modern.Modern#counter");
+        assert_eq!(outcomes(&r), (1, vec![], 0), "{strategy:?}");
+        assert_eq!(outcomes(&run("modern.Modern#bumpedBelow")), (2, vec![], 0), "{strategy:?}");
+        let r = run("modern.Modern#pointHash");
         assert_eq!(outcomes(&r), (0, vec![], 1), "{strategy:?}");
         let why = r.traces[0].cut.clone().unwrap_or_default();
-        assert!(why.contains("invokedynamic run") && why.contains("lambda"), "{strategy:?}: {why}");
+        let named = "invokedynamic hashCode (bootstrap method java.lang.runtime.ObjectMethods.bootstrap)";
+        assert!(why.contains(named), "{strategy:?}: {why}");
         // Objects.requireNonNull: null raises NullPointerException, else the field is read.
         let r = run("modern.Modern#checked");
         assert_eq!(outcomes(&r), (1, vec!["java.lang.NullPointerException".to_string()], 0), "{strategy:?}");

@@ -55,6 +55,27 @@ fn gen_of_container_swap_through_the_library() {
     check("samples", &g);
 }
 
+/// Lambdas and method references (issue #22): each call site is the `new` of a class of its
+/// own whose method calls the target, so the paths through a lambda's body are explored, not
+/// cut: a captured local (boxed through `Function`), branches inside the body (`sign`: three
+/// paths), a captured `this`, `Integer::compare` as a `Comparator` (unboxing, NPE for each
+/// null), `Math::max` as a `BinaryOperator` (boxing the result), `Cell::new` as a `Supplier`,
+/// a bound `c::isEmpty` (NPE when `c` is null) and a lambda returned to the test, which
+/// asserts only that it is not null. The tests compile and pass on the JVM.
+#[test]
+fn gen_of_lambdas_explores_their_bodies() {
+    let names = ["capturing", "sign", "above", "less", "larger", "fresh", "empty", "adder"];
+    let specs: Vec<String> = names.iter().map(|n| format!("samples.Lambdas#{n}")).collect();
+    let specs: Vec<&str> = specs.iter().map(String::as_str).collect();
+    let g = generate("samples", &specs, Strategy::Uber, Config::default());
+    let counts: Vec<(usize, usize, usize)> =
+        g.methods.iter().map(|(_, t)| t.as_ref().map(|t| (t.summary.paths, t.summary.cut, t.tests)).unwrap()).collect();
+    assert_eq!(counts, [(3, 0, 3), (3, 0, 3), (2, 0, 2), (4, 0, 4), (3, 0, 3), (1, 0, 1), (3, 0, 3), (1, 0, 1)]);
+    let adder = &g.methods[7].1.as_ref().unwrap().file.contents;
+    assert!(adder.contains("assertNotNull(result);") && !adder.contains("$$Lambda"), "{adder}");
+    check("samples", &g);
+}
+
 /// Symbolic strings: `capitalized` reads `isEmpty` and `charAt(0)` (five paths: null, empty,
 /// below 'A', above 'Z', a capital), `bucket` the JDK's `hashCode`; each test writes its
 /// input string as a literal whose characters drive that path on the JVM.

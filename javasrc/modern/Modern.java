@@ -26,9 +26,23 @@ public class Modern {
         return s == null ? "none" : s;
     }
 
-    /** A lambda: the traces that reach its call site are cut with a named reason. */
+    /** A lambda: the new object of its call site's class (its body runs when it is called). */
     Runnable counter() {
         return () -> count++;
+    }
+
+    /** A lambda capturing this, called: count + 1 when the receiver's count is below n. */
+    boolean bumpedBelow(int n) {
+        java.util.function.IntPredicate below = k -> count + k < n;
+        return below.test(1);
+    }
+
+    /** A record: its hashCode is an invokedynamic of ObjectMethods, not a lambda. */
+    record Point(int x, int y) {}
+
+    /** The traces that reach the record's hashCode are cut, naming its bootstrap method. */
+    static int pointHash(int x) {
+        return new Point(x, 0).hashCode();
     }
 
     /** Objects.requireNonNull: NullPointerException when m is null, else m. */

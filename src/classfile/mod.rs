@@ -10,6 +10,7 @@ pub mod classpath;
 pub mod descriptor;
 mod jdk;
 pub mod jmod;
+pub mod lambda;
 pub mod lines;
 mod names;
 pub mod parse;
@@ -41,6 +42,7 @@ pub mod access {
     pub const NATIVE: u16 = 0x0100;
     pub const INTERFACE: u16 = 0x0200;
     pub const ABSTRACT: u16 = 0x0400;
+    pub const SYNTHETIC: u16 = 0x1000;
 }
 
 /// A constant from a `ConstantValue` attribute of a static field.
@@ -82,6 +84,9 @@ pub struct Class {
     pub methods: Vec<MethodId>,
     /// The class file bytes, kept for lowering method bodies on demand.
     pub bytes: Option<Rc<[u8]>>,
+    /// For the synthetic class of a lambda or method-reference call site, what it captures
+    /// and calls (its method's body is built from this, not lowered from bytes).
+    pub lambda: Option<Rc<lambda::LambdaSite>>,
 }
 
 impl Class {
@@ -89,9 +94,10 @@ impl Class {
     pub fn java_name(&self) -> String {
         self.name.replace('/', ".")
     }
-    /// Loaded from the class path (not a phantom, not read from the installed JDK).
+    /// Loaded from the class path (not a phantom, not read from the installed JDK, not the
+    /// synthetic class of a lambda call site).
     pub fn on_class_path(&self) -> bool {
-        self.loaded && !self.jdk
+        self.loaded && !self.jdk && self.lambda.is_none()
     }
     pub fn is_interface(&self) -> bool {
         self.access & access::INTERFACE != 0
@@ -257,6 +263,7 @@ impl ClassTable {
             fields: Vec::new(),
             methods: Vec::new(),
             bytes: None,
+            lambda: None,
         });
         self.by_name.insert(name.to_string(), id);
         id

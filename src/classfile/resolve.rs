@@ -63,7 +63,8 @@ impl ClassTable {
         if self.superclasses(sub).contains(&sup) {
             return true;
         }
-        self.class(sup).is_interface() && self.all_interfaces(sub).contains(&sup)
+        // A lambda class's functional interface may be a phantom (not known as an interface).
+        (self.class(sup).is_interface() || self.class(sub).lambda.is_some()) && self.all_interfaces(sub).contains(&sup)
     }
 
     /// Whether a value of type `sub` may be assigned to type `sup` (JVMS §6.5 checkcast rules).

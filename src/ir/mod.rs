@@ -126,7 +126,8 @@ pub enum ArrayKind {
     Short,
 }
 
-/// The four invoke instructions (`invokedynamic` becomes [`Expr::Concat`] or [`Expr::Dynamic`]).
+/// The four invoke instructions (`invokedynamic` becomes [`Expr::Concat`], the `new` of a
+/// lambda class (`LambdaMetafactory`) or [`Expr::Dynamic`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum InvokeKind {
     Static,
@@ -192,8 +193,9 @@ pub enum Expr {
     /// `invokedynamic` string concatenation (`makeConcatWithConstants`): a new non-null
     /// `String` built from the operands (its characters are not modelled).
     Concat(Vec<Operand>),
-    /// Any other `invokedynamic` call site (a lambda or method reference): the machine
-    /// cuts the trace that reaches it, naming the call site.
+    /// Any other `invokedynamic` call site (an unknown bootstrap method, or a lambda or
+    /// method reference the lowering cannot turn into a class of its own): the machine cuts
+    /// the trace that reaches it, naming the call site and why.
     Dynamic(Dynamic),
 }
 
@@ -204,6 +206,8 @@ pub struct Dynamic {
     pub name: String,
     pub desc: MethodDesc,
     pub args: Vec<Operand>,
+    /// Why the call site is not lowered (`bootstrap method ...`, or what a lambda needs).
+    pub why: String,
 }
 
 /// A statement (no control flow).

@@ -394,8 +394,9 @@ impl Lowerer<'_> {
         Ok(())
     }
 
-    /// `invokedynamic`: string concatenation becomes [`Expr::Concat`], any other call site
-    /// (a lambda or method reference) [`Expr::Dynamic`], which cuts the traces that reach it.
+    /// `invokedynamic`: string concatenation becomes [`Expr::Concat`], a lambda or method
+    /// reference the `new` of its call site's class (`lambda.rs`), any other call site
+    /// [`Expr::Dynamic`], which cuts the traces that reach it.
     fn invoke_dynamic(&mut self, op: &Opcode<'_>, d: &InvokeDynamic<'_>) -> Result<()> {
         let desc = parse::parse_method_desc(&d.name_and_type.descriptor, &self.origin)?;
         let mut args = Vec::with_capacity(desc.params.len());
@@ -408,7 +409,13 @@ impl Lowerer<'_> {
         let e = if string && (name == "makeConcatWithConstants" || name == "makeConcat") {
             Expr::Concat(args)
         } else {
-            Expr::Dynamic(Dynamic { name, desc: desc.clone(), args })
+            match self.lambda_site(op, d, &desc)? {
+                Ok(site) => {
+                    self.new_lambda(site, args);
+                    return Ok(());
+                }
+                Err(why) => Expr::Dynamic(Dynamic { name, desc: desc.clone(), args, why }),
+            }
         };
         match desc.ret.as_ref().map(|t| t.kind()) {
             Some(k) => self.buf.push_expr(&mut self.locals, e, k),

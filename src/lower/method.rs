@@ -11,7 +11,7 @@ use cafebabe::bytecode::Opcode;
 
 use super::cfg::{self, Cfg};
 use super::frame::{BlockBuf, Locals, LvtEntry};
-use crate::classfile::{ClassTable, JType, Kind, MethodId, parse};
+use crate::classfile::{ClassId, ClassTable, JType, Kind, MethodId, parse};
 use crate::error::Location;
 use crate::ir::{Block, BlockId, Body, Cond, Const, Handler, Operand, RelOp, Terminator};
 use crate::{Error, Result};
@@ -23,6 +23,9 @@ pub(super) struct Lowerer<'t> {
     pub at: Location,
     pub locals: Locals,
     pub buf: BlockBuf,
+    /// The class whose class file holds the code (and its `BootstrapMethods`).
+    pub owner: ClassId,
+    pub bootstrap: Vec<super::lambda::Bootstrap>,
 }
 
 impl Lowerer<'_> {
@@ -33,6 +36,10 @@ impl Lowerer<'_> {
 
 /// Lowers the bytecode of `method` to IR.
 pub fn lower_method(table: &mut ClassTable, method: MethodId) -> Result<Body> {
+    // The method of a lambda call site's class is built, not lowered from bytes.
+    if let Some(site) = table.class(table.method(method).owner).lambda.clone() {
+        return super::lambda::body(table, method, &site);
+    }
     let m = table.method(method).clone();
     // An inherited target runs its superclass method's code with a receiver of its own class.
     let code_owner = m.inherited.map_or(m.owner, |i| table.method(i).owner);
@@ -56,7 +63,16 @@ pub fn lower_method(table: &mut ClassTable, method: MethodId) -> Result<Body> {
         })
         .ok_or_else(|| no_code("abstract or native"))?;
     let lvt = local_variable_table(code);
-    let mut lw = Lowerer { table, origin, at: at.clone(), locals: Locals::new(lvt), buf: BlockBuf::default() };
+    let bootstrap = super::lambda::bootstrap_table(&cf);
+    let mut lw = Lowerer {
+        table,
+        origin,
+        at: at.clone(),
+        locals: Locals::new(lvt),
+        buf: BlockBuf::default(),
+        owner: code_owner,
+        bootstrap,
+    };
     // Parameters first: `this`, then each declared parameter (longs and doubles take two slots).
     let mut slot: u16 = 0;
     let mut param_count = 0;

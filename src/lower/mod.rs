@@ -9,6 +9,7 @@ mod cfg;
 pub mod driver;
 mod frame;
 mod insn;
+mod lambda;
 mod method;
 mod rewrite;
 
@@ -125,7 +126,13 @@ impl Program {
                 };
                 match &i.stmt {
                     Stmt::Assign(_, Expr::GetStatic(f)) | Stmt::PutStatic(f, _) => classes.push(f.owner),
-                    Stmt::Assign(_, Expr::New(c)) => classes.push(*c),
+                    Stmt::Assign(_, Expr::New(c)) => {
+                        classes.push(*c);
+                        // A lambda call site: its class's method runs when the interface is called.
+                        if self.table.class(*c).lambda.is_some() {
+                            out.extend(self.table.class(*c).methods.iter().copied());
+                        }
+                    }
                     _ => {}
                 }
                 let Some(call) = call else { continue };

@@ -81,7 +81,7 @@ impl<H: HeapStrategy, S: Solver> Machine<'_, H, S> {
                 Ok(vec![self.produce(st, dst, v)])
             }
             Expr::Dynamic(d) => {
-                let why = format!("unsupported: invokedynamic {} (a lambda or method reference)", d.name);
+                let why = format!("unsupported: invokedynamic {} ({})", d.name, d.why);
                 Ok(vec![Next::Done(st, super::Outcome::Cut(why))])
             }
         }

@@ -1,0 +1,144 @@
+//! Synthetic classes of lambda and method-reference call sites: what each one captures and calls.
+//!
+//! The lowering of an `invokedynamic` whose bootstrap method is `LambdaMetafactory` asks for
+//! the class of its call site ([`ClassTable::lambda_class`]): one class per distinct site,
+//! named `<Owner>$$Lambda$<bootstrap index>` (stable, whatever the order methods are lowered
+//! in), loaded, implementing the functional interface, with one field per captured value
+//! (`cap0`, `cap1`, ...) and the interface method (and its bridges), whose body the lowering
+//! builds from the [`LambdaSite`] kept on the class. Such a class is not on the class path:
+//! it is never listed, targeted, nor the class of an input object.
+
+use std::rc::Rc;
+
+use super::{ClassId, ClassTable, FieldId, JType, MethodDesc, access};
+
+/// How the functional interface method reaches its target (the kind of the implementation
+/// method handle, JVMS §4.4.8).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TargetKind {
+    /// `REF_invokeStatic`.
+    Static,
+    /// `REF_invokeVirtual`.
+    Virtual,
+    /// `REF_invokeInterface`.
+    Interface,
+    /// `REF_invokeSpecial` (a private method, e.g. javac's `lambda$m$0`).
+    Special,
+    /// `REF_newInvokeSpecial`: `new Owner(args)`, the new object is the result.
+    New,
+}
+
+/// The method a lambda class's method calls.
+#[derive(Debug, Clone, PartialEq)]
+pub struct LambdaTarget {
+    pub kind: TargetKind,
+    /// The class named by the method handle (`java/lang/Object` for a method of an array).
+    pub owner: ClassId,
+    pub name: String,
+    pub desc: MethodDesc,
+    /// Whether the handle names an interface method (`InterfaceMethodref`).
+    pub interface: bool,
+    /// The type of the receiver of an instance target (the handle's class, or an array type).
+    pub receiver: Option<JType>,
+}
+
+impl LambdaTarget {
+    /// The target's parameter types, the receiver first for an instance method.
+    pub fn params(&self) -> Vec<JType> {
+        self.receiver.iter().cloned().chain(self.desc.params.iter().cloned()).collect()
+    }
+}
+
+/// What a lambda class does: the call site it came from and the target its method calls.
+#[derive(Debug, Clone, PartialEq)]
+pub struct LambdaSite {
+    /// The class whose code holds the call site.
+    pub owner: ClassId,
+    /// The call site's entry in the owner's `BootstrapMethods` attribute.
+    pub bootstrap: u16,
+    /// The call site's name (the interface method's name) and descriptor (captured values →
+    /// functional interface).
+    pub name: String,
+    pub site: MethodDesc,
+    /// The functional interface.
+    pub interface: ClassId,
+    /// Extra interfaces (`altMetafactory` markers, `Serializable`).
+    pub markers: Vec<ClassId>,
+    /// The erased interface method descriptor, then the bridges (`altMetafactory`).
+    pub methods: Vec<MethodDesc>,
+    pub target: LambdaTarget,
+    /// The fields that hold the captured values, in call-site order (filled in by
+    /// [`ClassTable::lambda_class`]).
+    pub captured: Vec<FieldId>,
+}
+
+impl ClassTable {
+    /// The class of the lambda call site `site`, created the first time it is asked for. The
+    /// same call site (owner, bootstrap entry, name, descriptor) always gets the same class.
+    pub fn lambda_class(&mut self, site: LambdaSite) -> ClassId {
+        let base = format!("{}$$Lambda${}", self.class(site.owner).name, site.bootstrap);
+        let mut n = 1;
+        let name = loop {
+            let name = if n == 1 { base.clone() } else { format!("{base}${n}") };
+            match self.lookup(&name) {
+                None => break name,
+                Some(c) => {
+                    if let Some(old) = &self.class(c).lambda
+                        && same_site(old, &site)
+                    {
+                        return c;
+                    }
+                }
+            }
+            n += 1;
+        };
+        let id = self.intern(&name);
+        let origin = self.class(site.owner).origin.clone();
+        let mut interfaces = vec![site.interface];
+        for m in &site.markers {
+            if !interfaces.contains(m) {
+                interfaces.push(*m);
+            }
+        }
+        {
+            let c = self.class_mut(id);
+            c.loaded = true;
+            c.origin = origin;
+            c.access = access::PUBLIC | access::FINAL | access::SYNTHETIC;
+            c.interfaces = interfaces;
+        }
+        let mut site = site;
+        site.captured = site
+            .site
+            .params
+            .iter()
+            .enumerate()
+            .map(|(i, ty)| self.add_field(id, format!("cap{i}"), ty.clone(), access::PRIVATE | access::FINAL, None))
+            .collect();
+        let mut descs: Vec<MethodDesc> = Vec::new();
+        for d in &site.methods {
+            if !descs.contains(d) {
+                descs.push(d.clone());
+            }
+        }
+        for d in &descs {
+            self.add_method(id, site.name.clone(), d.clone(), access::PUBLIC, true);
+        }
+        // A functional interface the class path lacks is a phantom without methods: it gets
+        // the abstract method, so that a call through it resolves and selects this class's.
+        let iface = site.interface;
+        if !self.class(iface).loaded
+            && let Some(sam) = descs.first()
+            && self.resolve_method(iface, &site.name, sam).is_none()
+        {
+            self.add_method(iface, site.name.clone(), sam.clone(), access::PUBLIC | access::ABSTRACT, false);
+        }
+        self.class_mut(id).lambda = Some(Rc::new(site));
+        id
+    }
+}
+
+/// Whether two call sites are the same one (the captured fields aside).
+fn same_site(a: &LambdaSite, b: &LambdaSite) -> bool {
+    a.owner == b.owner && a.bootstrap == b.bootstrap && a.name == b.name && a.site == b.site
+}
