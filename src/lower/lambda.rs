@@ -433,3 +433,30 @@ pub(super) fn body(table: &mut ClassTable, m: MethodId, site: &LambdaSite) -> Re
     let block = Block { start_pc: 0, instrs: b.instrs, term: Terminator::Return(ret), term_pc, handlers: Vec::new() };
     Ok(Body { method: m, locals: b.locals, param_count, blocks: vec![block] })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn class(n: &str) -> JType {
+        JType::Class(n.to_string())
+    }
+
+    #[test]
+    fn values_are_cast_boxed_and_unboxed_but_never_widened() {
+        let (object, integer, string) =
+            (class("java/lang/Object"), class("java/lang/Integer"), class("java/lang/String"));
+        assert_eq!(adapt(&string, &object, &string), Some(Adapt::Same));
+        assert_eq!(adapt(&object, &string, &string), Some(Adapt::Cast(string.clone())));
+        assert_eq!(adapt(&JType::Int, &object, &JType::Int), Some(Adapt::Box("java/lang/Integer", JType::Int)));
+        assert_eq!(adapt(&JType::Int, &string, &JType::Int), None);
+        assert_eq!(
+            adapt(&object, &JType::Int, &integer),
+            Some(Adapt::Unbox("java/lang/Integer", "intValue", JType::Int))
+        );
+        // An Integer where a long is expected needs widening after unboxing: not done.
+        assert_eq!(adapt(&object, &JType::Long, &integer), None);
+        assert_eq!(adapt(&JType::Int, &JType::Long, &JType::Int), None);
+        assert_eq!(adapt(&JType::Int, &JType::Int, &JType::Int), Some(Adapt::Same));
+    }
+}
