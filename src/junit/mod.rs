@@ -35,8 +35,9 @@ pub struct MethodTests {
     /// Java package (dotted), empty for the default package.
     pub package: String,
     pub source: String,
-    /// The sidecar of the source (JSON): per trace its test, outcome, program path and path
-    /// condition (its list of conjuncts), which the tests' comments leave out.
+    /// The sidecar of the source (JSON): per trace its test, outcome and program path, and for
+    /// a trace with a test its path condition (its list of conjuncts), which the tests'
+    /// comments leave out.
     pub sidecar: String,
     /// Number of `@Test` methods.
     pub tests: usize,
