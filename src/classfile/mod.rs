@@ -97,7 +97,11 @@ impl Class {
     /// Loaded from the class path (not a phantom, not read from the installed JDK, not the
     /// synthetic class of a lambda call site).
     pub fn on_class_path(&self) -> bool {
-        self.loaded && !self.jdk && self.lambda.is_none()
+        self.loaded && !self.jdk && !self.is_lambda()
+    }
+    /// The synthetic class of a lambda call site (`Owner$$Lambda$K`, `classfile/lambda.rs`).
+    pub fn is_lambda(&self) -> bool {
+        self.lambda.is_some()
     }
     pub fn is_interface(&self) -> bool {
         self.access & access::INTERFACE != 0

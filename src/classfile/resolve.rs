@@ -64,7 +64,7 @@ impl ClassTable {
             return true;
         }
         // A lambda class's functional interface may be a phantom (not known as an interface).
-        (self.class(sup).is_interface() || self.class(sub).lambda.is_some()) && self.all_interfaces(sub).contains(&sup)
+        (self.class(sup).is_interface() || self.class(sub).is_lambda()) && self.all_interfaces(sub).contains(&sup)
     }
 
     /// Whether a value of type `sub` may be assigned to type `sup` (JVMS §6.5 checkcast rules).

@@ -195,9 +195,7 @@ pub fn outcome(table: &ClassTable, t: &Trace, c: &Concrete, ret: Option<&JType>)
         (None, _) | (_, None) => "returns normally".to_string(),
         (Some(CVal::Obj(i)), _) => match c.objects.get(*i) {
             Some(o) if o.input => format!("returns o{i}"),
-            Some(o) if matches!(&o.kind, ObjKind::Class(k) if table.class(*k).lambda.is_some()) => {
-                "returns a new lambda".to_string()
-            }
+            Some(o) if super::is_lambda(table, &o.kind) => "returns a new lambda".to_string(),
             Some(o) => format!("returns a new {}", kind_name(table, &o.kind)),
             None => "returns an object".to_string(),
         },

@@ -129,7 +129,7 @@ impl Program {
                     Stmt::Assign(_, Expr::New(c)) => {
                         classes.push(*c);
                         // A lambda call site: its class's method runs when the interface is called.
-                        if self.table.class(*c).lambda.is_some() {
+                        if self.table.class(*c).is_lambda() {
                             out.extend(self.table.class(*c).methods.iter().copied());
                         }
                     }
