@@ -14,10 +14,10 @@
 //! that the concrete heap of a trace reaches it; observers (`size()`, `toArray()`, for classes whose
 //! fields a test cannot read) run after the call and keep their values in static fields too.
 
+use super::build::Builder;
 use crate::classfile::{ClassId, ClassTable, FieldId, JType, MethodDesc, MethodId, access};
 use crate::ir::{
-    Block, BlockId, Body, Call, Const, Expr, FieldRef, Handler, Instr, InvokeKind, Local, LocalId, MethodRef, Operand,
-    Stmt, Terminator,
+    BlockId, Body, Call, Const, Expr, FieldRef, Handler, InvokeKind, LocalId, MethodRef, Operand, Stmt, Terminator,
 };
 use crate::{Error, Result};
 
@@ -165,58 +165,6 @@ const NEVER: &[&str] = &[
     "ensureCapacity",
     "trimToSize",
 ];
-
-/// The IR under construction.
-struct Builder {
-    locals: Vec<Local>,
-    blocks: Vec<Block>,
-    pc: u32,
-}
-
-impl Builder {
-    fn local(&mut self, name: String, ty: JType) -> LocalId {
-        self.locals.push(Local { name, kind: ty.kind(), ty: Some(ty) });
-        LocalId(self.locals.len() as u32 - 1)
-    }
-
-    fn block(&mut self) -> BlockId {
-        self.blocks.push(Block {
-            start_pc: 0,
-            instrs: Vec::new(),
-            term: Terminator::Return(None),
-            term_pc: 0,
-            handlers: Vec::new(),
-        });
-        BlockId(self.blocks.len() as u32 - 1)
-    }
-
-    fn next_pc(&mut self) -> u32 {
-        self.pc += 1;
-        self.pc
-    }
-
-    fn push(&mut self, b: BlockId, stmt: Stmt) {
-        let pc = self.next_pc();
-        if let Some(blk) = self.blocks.get_mut(b.0 as usize) {
-            if blk.instrs.is_empty() {
-                blk.start_pc = pc;
-            }
-            blk.instrs.push(Instr { pc, stmt });
-        }
-    }
-
-    fn end(&mut self, b: BlockId, term: Terminator) -> u32 {
-        let pc = self.next_pc();
-        if let Some(blk) = self.blocks.get_mut(b.0 as usize) {
-            if blk.instrs.is_empty() {
-                blk.start_pc = pc;
-            }
-            blk.term = term;
-            blk.term_pc = pc;
-        }
-        pc
-    }
-}
 
 /// The driver's parameters as they are declared, then its other locals.
 struct Params {
@@ -392,7 +340,7 @@ impl super::Program {
         let method = self.table.add_method(seq, format!("drive{index}"), desc, access::PUBLIC | access::STATIC, true);
         let table = &self.table;
         // The body.
-        let mut b = Builder { locals: Vec::new(), blocks: Vec::new(), pc: 0 };
+        let mut b = Builder::starting_at(1);
         for (name, ty) in &params.names {
             b.local(name.clone(), ty.clone());
         }

@@ -16,13 +16,12 @@ use cafebabe::attributes::AttributeData;
 use cafebabe::bytecode::Opcode;
 use cafebabe::constant_pool::{BootstrapArgument, InvokeDynamic, LiteralConstant, MemberKind, ReferenceKind};
 
+use super::build::Builder;
 use super::method::Lowerer;
 use crate::classfile::lambda::{LambdaSite, LambdaTarget, TargetKind};
 use crate::classfile::{ClassTable, JType, Kind, MethodDesc, MethodId, parse};
 use crate::error::Location;
-use crate::ir::{
-    Block, Body, Call, Expr, FieldRef, Instr, InvokeKind, Local, LocalId, MethodRef, Operand, Stmt, Terminator,
-};
+use crate::ir::{BlockId, Body, Call, Expr, FieldRef, InvokeKind, LocalId, MethodRef, Operand, Stmt, Terminator};
 use crate::{Error, Result};
 
 /// The bootstrap method class of lambdas and method references.
@@ -310,27 +309,24 @@ impl Lowerer<'_> {
     }
 }
 
-/// The IR under construction of a lambda class's method.
+/// The IR under construction of a lambda class's method: one block.
 struct Build {
-    locals: Vec<Local>,
-    instrs: Vec<Instr>,
-    pc: u32,
+    b: Builder,
+    blk: BlockId,
 }
 
 impl Build {
     fn local(&mut self, name: String, ty: JType) -> LocalId {
-        self.locals.push(Local { name, kind: ty.kind(), ty: Some(ty) });
-        LocalId(self.locals.len() as u32 - 1)
+        self.b.local(name, ty)
     }
 
     fn emit(&mut self, stmt: Stmt) {
-        self.instrs.push(Instr { pc: self.pc, stmt });
-        self.pc += 1;
+        self.b.push(self.blk, stmt);
     }
 
     /// A temporary holding the result of `call` (of type `ty`).
     fn call(&mut self, ty: JType, call: Call) -> Operand {
-        let n = self.locals.len();
+        let n = self.b.locals.len();
         let t = self.local(format!("t{n}"), ty);
         self.emit(Stmt::Assign(t, Expr::Invoke(call)));
         Operand::Local(t)
@@ -368,11 +364,13 @@ pub(super) fn body(table: &mut ClassTable, m: MethodId, site: &LambdaSite) -> Re
     let class = meth.owner;
     let at = Location { class: Some(table.class(class).java_name()), method: Some(meth.signature()), pc: None };
     let unsupported = |why: String| Error::Unsupported { at: at.clone(), opcode: "invokedynamic".into(), why };
-    let mut b = Build { locals: Vec::new(), instrs: Vec::new(), pc: 0 };
+    let mut builder = Builder::default();
+    let blk = builder.block();
+    let mut b = Build { b: builder, blk };
     let this = b.local("this".into(), JType::Class(table.class(class).name.clone()));
     let params: Vec<LocalId> =
         meth.desc.params.iter().enumerate().map(|(i, t)| b.local(format!("a{i}"), t.clone())).collect();
-    let param_count = b.locals.len();
+    let param_count = b.b.locals.len();
     let tparams = site.target.params();
     let mut args = Vec::with_capacity(tparams.len());
     for (i, f) in site.captured.iter().enumerate() {
@@ -429,9 +427,9 @@ pub(super) fn body(table: &mut ClassTable, m: MethodId, site: &LambdaSite) -> Re
         }
         (Some(to), _, _) => return Err(unsupported(format!("a void target for a result of type {to}"))),
     };
-    let term_pc = b.pc;
-    let block = Block { start_pc: 0, instrs: b.instrs, term: Terminator::Return(ret), term_pc, handlers: Vec::new() };
-    Ok(Body { method: m, locals: b.locals, param_count, blocks: vec![block] })
+    let Build { b: mut builder, blk } = b;
+    builder.end(blk, Terminator::Return(ret));
+    Ok(Body { method: m, locals: builder.locals, param_count, blocks: builder.blocks })
 }
 
 #[cfg(test)]

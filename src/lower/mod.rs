@@ -5,6 +5,7 @@
 //! [`Program`] lowers the entry method and everything it may call (including class
 //! initializers) before the machine starts, so that the machine only reads finished IR.
 
+mod build;
 mod cfg;
 pub mod driver;
 mod frame;
