@@ -89,6 +89,28 @@ pub enum Inputs {
         /// write a field of the class and whose arguments a test can build).
         methods: Vec<String>,
     },
+    /// Both, per path of the method under test (the CLI's default): `gen` explores the
+    /// method once with inputs built by calls (as `Api`, a third of the method's time) and
+    /// once with heap inputs, and each path gets its test from a call-built input when a
+    /// sequence reached it, else from a heap input. Under a precondition, for a static method
+    /// or a class no test can construct, and for `run` and `compare` (whose counts are one
+    /// exploration's), it is `Heap`.
+    Auto {
+        /// As `Api`'s.
+        max_calls: u32,
+        /// As `Api`'s.
+        methods: Vec<String>,
+    },
+}
+
+impl Inputs {
+    /// The call-sequence settings of `Api` and `Auto`.
+    pub fn sequences(&self) -> Option<(u32, &[String])> {
+        match self {
+            Inputs::Heap => None,
+            Inputs::Api { max_calls, methods } | Inputs::Auto { max_calls, methods } => Some((*max_calls, methods)),
+        }
+    }
 }
 
 /// Default of `--max-sequence`: calls after the constructor.

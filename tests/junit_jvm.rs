@@ -256,7 +256,8 @@ fn a_floating_point_remainder_cuts_its_trace() {
 #[test]
 fn an_inherited_method_is_targeted_through_the_subclass() {
     let dir = tempfile::tempdir().unwrap();
-    let (tests, traces, cut) = generate("subjects", &["subjects.Square#scaled"], "uber", dir.path(), &[]);
+    let heap = ["--inputs", "heap"];
+    let (tests, traces, cut) = generate("subjects", &["subjects.Square#scaled"], "uber", dir.path(), &heap);
     assert_eq!((tests, traces, cut), (2, 2, 0));
     let src = std::fs::read_to_string(dir.path().join("subjects/Square_scaledTest.java")).unwrap();
     assert!(src.contains("subjects.Square o0 = Heap.alloc(subjects.Square.class);"), "{src}");
@@ -312,7 +313,7 @@ fn emitted_tests_cover_every_branch_of_the_samples() {
 }
 
 /// `gen --stats` writes the counts per method; `--validity` makes every test record whether
-/// its input satisfies the invariant (what `make bench` reports as valid_pct).
+/// its input satisfies the invariant (what `make bench` reports as valid_pct, of heap inputs).
 #[test]
 fn stats_and_validity_records_for_the_bench() {
     let dir = tempfile::tempdir().unwrap();
@@ -333,6 +334,8 @@ fn stats_and_validity_records_for_the_bench() {
         stats.to_str().unwrap(),
         "--validity",
         "repOK",
+        "--inputs",
+        "heap",
     ]);
     assert!(o.status.success(), "{}", text(&o));
     let v: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&stats).unwrap()).unwrap();

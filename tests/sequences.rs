@@ -28,31 +28,38 @@ fn sequences(spec: &str, extra: &[&str]) -> serde_json::Value {
     v["sequences"].clone()
 }
 
+/// `gen` of a SIR class or method with uber, `--inputs`, and `--validity repOK`: the tests
+/// written (all methods) and the summary.
+fn gen_with_validity(spec: &str, inputs: &str, out: &std::path::Path) -> (usize, String) {
+    let o = uberlazy(&[
+        "gen",
+        "--cp",
+        "testdata/sir.jar",
+        spec,
+        "--strategy",
+        "uber",
+        "--inputs",
+        inputs,
+        "--validity",
+        "repOK",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    let summary = text(&o);
+    assert!(o.status.success(), "{summary}");
+    let tests = summary
+        .lines()
+        .filter_map(|l| l.split_once(": ")?.1.split_once(" tests from ").map(|(n, _)| n.parse::<usize>().unwrap()))
+        .sum();
+    (tests, summary)
+}
+
 #[test]
 fn api_inputs_of_the_lists_and_trees_are_valid_and_pass() {
     for class in ["sir.SinglyLinkedList", "sir.DoublyLinkedList", "sir.BinarySearchTree", "sir.RedBlackTree"] {
         let dir = tempfile::tempdir().unwrap();
         let out = dir.path().join("tests");
-        let o = uberlazy(&[
-            "gen",
-            "--cp",
-            "testdata/sir.jar",
-            class,
-            "--strategy",
-            "uber",
-            "--inputs",
-            "api",
-            "--validity",
-            "repOK",
-            "--out",
-            out.to_str().unwrap(),
-        ]);
-        let summary = text(&o);
-        assert!(o.status.success(), "{summary}");
-        let tests: usize = summary
-            .lines()
-            .filter_map(|l| l.split_once(": ")?.1.split_once(" tests from ").map(|(n, _)| n.parse::<usize>().unwrap()))
-            .sum();
+        let (tests, summary) = gen_with_validity(class, "api", &out);
         assert!(tests > 0, "{summary}");
         let simple = class.trim_start_matches("sir.");
         for e in std::fs::read_dir(out.join("sir")).unwrap() {
@@ -120,4 +127,37 @@ fn longer_sequences_and_chosen_methods() {
         uberlazy(&["run", "--cp", "testdata/sir.jar", "sir.Stack#pop", "--inputs", "api", "--precondition", "repOK"]);
     assert_eq!(o.status.code(), Some(2), "{}", text(&o));
     assert!(text(&o).contains("--validity repOK"), "{}", text(&o));
+}
+
+/// `gen`'s default, `--inputs auto`: each path of the method gets its test from an input built
+/// by calls when a sequence reaches the path, else from one built field by field; the paths are
+/// those of `--inputs heap` (one test each), the call-built inputs are all valid, and every
+/// test passes on the JVM.
+#[test]
+fn auto_inputs_build_by_calls_the_paths_a_sequence_reaches() {
+    let dir = tempfile::tempdir().unwrap();
+    let gen_tests = |inputs: &str| {
+        let out = dir.path().join(inputs);
+        let (tests, summary) = gen_with_validity("sir.SinglyLinkedList#get", inputs, &out);
+        (out, tests, summary)
+    };
+    let (_, heap_tests, _) = gen_tests("heap");
+    let (out, tests, summary) = gen_tests("auto");
+    assert_eq!(tests, heap_tests, "one test per path either way:\n{summary}");
+    let line = summary.lines().find(|l| l.contains(" tests build their input by calls, ")).expect(&summary);
+    let by_calls: usize = line.trim().split_once(' ').unwrap().0.parse().unwrap();
+    assert!(by_calls > 0 && by_calls < tests, "{summary}");
+    let src = std::fs::read_to_string(out.join("sir/SinglyLinkedList_getTest.java")).unwrap();
+    assert_eq!(src.matches("r = new sir.SinglyLinkedList();").count(), by_calls, "{src}");
+    assert!(src.contains("Heap.alloc(sir.SinglyLinkedList.class)"), "{src}");
+    let records = dir.path().join("valid.txt");
+    let o = Command::new("bash")
+        .args(["tools/run-junit.sh", out.to_str().unwrap(), "testdata/sir.jar", "5"])
+        .env("VALIDITY_FILE", &records)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "emitted tests fail on the JVM:\n{}", text(&o));
+    let lines = std::fs::read_to_string(&records).unwrap();
+    assert_eq!(lines.lines().count(), tests);
+    assert!(lines.lines().filter(|l| l.starts_with("valid ")).count() >= by_calls, "{lines}");
 }

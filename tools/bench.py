@@ -158,8 +158,8 @@ def bench_class(cls, out_csv):
                        "--stats", stats_file, "--validity", "repOK"]
                 if pre == "repOK":
                     cmd += ["--precondition", "repOK", "--max-objects", REPOK_OBJECTS, *FUSE]
-                if pre == "api":
-                    cmd += ["--inputs", "api"]
+                # The strategies' columns compare heap inputs (gen's default mixes in call-built ones).
+                cmd += ["--inputs", "api" if pre == "api" else "heap"]
                 subprocess.run(cmd, capture_output=True, text=True)
                 stats = json.load(open(stats_file)) if os.path.exists(stats_file) else []
                 env = dict(os.environ, JACOCO_EXEC=os.path.join(work, f"{tag}.exec"), JACOCO_INCLUDES="sir.*",

@@ -9,11 +9,12 @@ For each target: `uberlazy gen --strategy uber --time-limit T` with only the lib
 (with the JVM options gen wrote). Records lowered/total methods of the class, traces, tests
 emitted, whether they compile, tests passed and failed, time, and the cut reasons.
 T is REALCODE_TIME_LIMIT (default 60 s); UBERLAZY names the binary; REALCODE_GEN_FLAGS adds gen
-flags (`--inputs api`: inputs built by calls; then `largest` is the most calls before the one
-under test, and `found` counts the tests whose result is an object). `found` counts the tests
-whose call returns an object of the input (for a map's get: a present key), `largest` is the
-most input objects a test builds besides the receiver (a structure of >= 2 elements needs 3 or
-more with its nodes). `--sweep` runs `gen CLASS` on every class of the targets with every
+flags. `found` counts the tests whose call returns an object of the input (for a map's get: a
+present key); `largest` is, over the tests, the most input objects a test builds field by field
+besides the receiver (a structure of >= 2 elements needs 3 or more with its nodes) or the most
+calls before the one under test of a test whose input is built by calls (gen's default
+`--inputs auto` mixes both; `--inputs api` has only the second kind, whose `found` counts the
+tests whose result is an object). `--sweep` runs `gen CLASS` on every class of the targets with every
 strategy (SWEEP_TIME_LIMIT per method, default 2 s) and lists the methods that end with an
 error instead of tests or cut traces: there should be none. The java.util jar is
 built from the installed JDK's jmods/java.base.jmod (java/util/*.class); commons-collections4
@@ -33,7 +34,6 @@ import time
 UBERLAZY = os.environ.get("UBERLAZY", "target/release/uberlazy")
 LIMIT = int(os.environ.get("REALCODE_TIME_LIMIT", "60"))
 GEN_FLAGS = os.environ.get("REALCODE_GEN_FLAGS", "").split()
-API = "api" in GEN_FLAGS
 CC4 = "/usr/share/java/commons-collections4.jar"
 UTIL_JAR = "target/realcode/java-util.jar"
 CC = "org.apache.commons.collections4."
@@ -112,17 +112,16 @@ def run_target(spec, cp):
     for src in glob.glob(os.path.join(out, "**", "*Test.java"), recursive=True):
         with open(src) as f:
             text = f.read()
-        if API:
-            found += len(re.findall(r"Heap\.className\(result\)", text))
-            for body in text.split("@Test")[1:]:
+        for body in text.split("@Test")[1:]:
+            if re.search(r"^\s+\S+ r = new ", body, re.M):  # input built by calls
+                found += len(re.findall(r"Heap\.className\(result\)", body))
                 calls = len(re.findall(r"^\s+r\.\w+\(", body.split(" result = ")[0], re.M))
                 # A void call under test is one of the `r.` lines.
                 largest = max(largest, calls - (" result = " not in body))
-            continue
-        found += len(re.findall(r"assertSame\(o\d+, result\);", text))
-        for body in text.split("@Test")[1:]:
-            made = re.findall(r"^\s+\S+ o(\d+) = ", body, re.M)
-            largest = max(largest, len([m for m in made if m != "0"]))
+            else:
+                found += len(re.findall(r"assertSame\(o\d+, result\);", body))
+                made = re.findall(r"^\s+\S+ o(\d+) = ", body, re.M)
+                largest = max(largest, len([m for m in made if m != "0"]))
     row["found"], row["largest"] = found, largest
     if row["tests"]:
         r = subprocess.run(["tools/run-junit.sh", out, cp], capture_output=True, text=True)
@@ -144,7 +143,10 @@ def markdown(rows):
         + "".join(f" {x}" for x in GEN_FLAGS) + "`, default",
         "bounds otherwise, only the library's jar on `--cp` (java.util: a jar of JDK 17's java/util/*.class built",
         "from its jmods; commons-collections4 4.2 from Debian), then `tools/run-junit.sh` with the JVM options gen",
-        "wrote. `lowered` is of the target's class.",
+        "wrote. `lowered` is of the target's class. `found`: tests whose call returns an object of the input (a",
+        "present key); `largest`: the most input objects a test builds field by field besides the receiver, or the",
+        "most calls before the one under test of a test whose input is built by calls (`--inputs auto`: per path,",
+        "by calls when a sequence of public calls reaches the path, else field by field).",
         "",
         "| target | lowered | traces | tests | compile | passed | failed | found | largest | time s | error / cut reasons |",
         "|---|---:|---:|---:|---|---:|---:|---:|---:|---:|---|",
@@ -180,7 +182,14 @@ def sweep(out):
                                 "--out", d], capture_output=True, text=True)
             shutil.rmtree(d, ignore_errors=True)
             methods = len(re.findall(r"^\S+#\S+: ", g.stdout, re.M))
-            errors = [l for l in g.stdout.splitlines() if ": no tests: " in l]
+            errors, method = [], ""
+            for line in g.stdout.splitlines():
+                if re.match(r"^\S+#\S+: ", line):
+                    method = line.split(": ")[0]
+                if ": no tests: " in line:
+                    errors.append(line)
+                elif "no inputs built by calls (" in line:  # the call-built run of --inputs auto
+                    errors.append(f"{method}: {line.strip()}")
             panicked = "panicked" in g.stderr
             secs = round(time.monotonic() - start, 1)
             print(f"{cls} {strategy}: {methods} methods, {len(errors)} errors, {secs} s", file=sys.stderr)
@@ -188,7 +197,8 @@ def sweep(out):
     lines = ["# Every method of the real targets' classes, every strategy", "",
              f"Generated by `tools/realcode.py --sweep`: `gen CLASS --strategy S` ({limit} s per method) on the classes",
              "of results/realcode.md. A method either gets tests or has its traces cut with a named reason; an",
-             "error (the run of that method stops) is listed here.", "",
+             "error (the run of that method stops, or with gen's default `--inputs auto` its run on inputs built by",
+             "calls does) is listed here.", "",
              "| class | strategy | methods | errors | time s |", "|---|---|---:|---:|---:|"]
     for cls, strategy, methods, errors, panicked, secs in rows:
         lines.append(f"| `{cls}` | {strategy} | {methods} | {len(errors) + panicked} | {secs} |")

@@ -135,6 +135,16 @@ pub fn run(args: &GenArgs, stop: &Stop) -> Result<()> {
         }
         if let Some(q) = &t.summary.sequences {
             out.lines.push(format!("  {}", crate::report::text::sequences_line(q)));
+            if t.by_calls < t.tests {
+                let heap = t.tests - t.by_calls;
+                out.lines.push(format!(
+                    "  {} tests build their input by calls, {heap} field by field (paths no sequence reached)",
+                    t.by_calls
+                ));
+            }
+        }
+        if let Some(n) = &t.note {
+            out.lines.push(format!("  {n}"));
         }
         if let Some(h) = &t.summary.halted {
             out.lines.push(format!("  stopped early: {h}"));

@@ -60,14 +60,16 @@ pub struct AnalysisArgs {
     /// string when the class fixes a type argument to String (PatriciaTrie), else integer.
     #[arg(long, default_value = "auto", value_parser = ["auto", "integer", "string", "object"])]
     pub object_inputs: String,
-    /// How tests build the receiver: heap (field by field through reflection, any shape) or api
-    /// (a public constructor, then up to --max-sequence public calls with symbolic arguments).
-    #[arg(long, default_value = "heap", value_parser = ["heap", "api"])]
+    /// How tests build the receiver: heap (field by field through reflection, any shape), api
+    /// (a public constructor, then up to --max-sequence public calls with symbolic arguments),
+    /// or auto: for gen without --precondition, per path api when a sequence reaches the path,
+    /// else heap; heap for run and compare.
+    #[arg(long, default_value = "auto", value_parser = ["auto", "heap", "api"])]
     pub inputs: String,
-    /// With --inputs api: most calls after the constructor.
+    /// With --inputs api or auto: most calls after the constructor.
     #[arg(long, value_name = "N", default_value_t = config::DEFAULT_MAX_SEQUENCE)]
     pub max_sequence: u32,
-    /// With --inputs api: the methods a sequence may call, by name, comma-separated [default:
+    /// With --inputs api or auto: the methods a sequence may call, by name, comma-separated [default:
     /// every public method that may write a field of the class and whose arguments a test can build].
     #[arg(long, value_name = "NAMES", value_delimiter = ',')]
     pub sequence_methods: Vec<String>,
@@ -99,10 +101,10 @@ impl AnalysisArgs {
                 "integer" => ObjectInputs::Integer,
                 _ => ObjectInputs::Auto,
             },
-            inputs: if self.inputs == "api" {
-                Inputs::Api { max_calls: self.max_sequence, methods: self.sequence_methods.clone() }
-            } else {
-                Inputs::Heap
+            inputs: match self.inputs.as_str() {
+                "api" => Inputs::Api { max_calls: self.max_sequence, methods: self.sequence_methods.clone() },
+                "heap" => Inputs::Heap,
+                _ => Inputs::Auto { max_calls: self.max_sequence, methods: self.sequence_methods.clone() },
             },
             symbolic_statics: self.symbolic_statics,
             havoc_unknown: self.havoc_unknown,

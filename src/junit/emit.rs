@@ -23,7 +23,7 @@ pub(super) struct Target<'a> {
     pub junit: Junit,
     pub precondition: Option<&'a str>,
     pub validity: Option<&'a str>,
-    /// The driver whose traces these are (`--inputs api`).
+    /// The driver whose traces these are (`--inputs api`), or some of them (`auto`).
     pub driver: Option<&'a crate::lower::driver::Driver>,
 }
 
@@ -66,7 +66,9 @@ impl Target<'_> {
         if t.constrains_identity_hash() {
             return Err("its path depends on an identity hash code, which a test cannot choose".to_string());
         }
-        if let Some(d) = self.driver {
+        // A trace of a driver's run starts with the driver's decisions (`--inputs auto` mixes
+        // them with traces of heap inputs, which have none).
+        if let (Some(d), false) = (self.driver, t.prefix.is_empty()) {
             return self.sequence_test(d, r, t, c);
         }
         let table = self.table;

@@ -71,8 +71,8 @@ pub struct Options<'a> {
     /// A boolean method of the receiver whose value on the rebuilt input each test records
     /// (see `Heap.valid`), without asserting it.
     pub validity: Option<&'a str>,
-    /// The call-sequence driver the traces come from (`--inputs api`): tests build their
-    /// inputs by its calls.
+    /// The call-sequence driver the traces come from (`--inputs api`; with `auto`, those
+    /// with a prefix): tests build their inputs by its calls.
     pub driver: Option<&'a crate::lower::driver::Driver>,
 }
 

@@ -257,6 +257,34 @@ pub struct RunResult {
 }
 
 impl RunResult {
+    /// Takes in the traces and counts of `other`, another run of the same method (`gen`'s
+    /// heap-input run after its call-built one): its traces follow, their ids shifted past
+    /// this run's; counts and times add up; it halted if either did.
+    pub fn absorb(&mut self, other: RunResult) {
+        let offset = self.tally.traces.max(self.traces.iter().map(|t| t.id + 1).max().unwrap_or(0));
+        let t = &mut self.tally;
+        t.traces += other.tally.traces;
+        t.exceptional += other.tally.exceptional;
+        t.cut += other.tally.cut;
+        t.unknown += other.tally.unknown;
+        t.paths.extend(other.tally.paths);
+        for (why, ids) in other.tally.cuts {
+            t.cuts.entry(why).or_default().extend(ids.into_iter().map(|k| k + offset));
+        }
+        self.traces.extend(other.traces.into_iter().map(|t| Trace { id: t.id + offset, ..t }));
+        let (s, o) = (&mut self.stats, other.stats);
+        s.solver.queries += o.solver.queries;
+        s.solver.cache_hits += o.solver.cache_hits;
+        s.solver.unknown += o.solver.unknown;
+        s.solver.solver_us += o.solver.solver_us;
+        s.solver.model_queries += o.solver.model_queries;
+        s.solver.model_us += o.solver.model_us;
+        s.rejected += o.rejected;
+        s.time_ms += o.time_ms;
+        s.steps += o.steps;
+        self.halted = self.halted.or(other.halted);
+    }
+
     /// What is known about the run from its start.
     pub fn info(&self) -> RunInfo {
         RunInfo {

@@ -75,7 +75,7 @@ pub fn summarize(r: &RunResult, config: &Config, peak_mb: f64) -> Summary {
         pre_max_decisions: r.stats.pre_max_decisions,
         sequences: match config.inputs {
             crate::config::Inputs::Api { .. } => Some(r.stats.sequence.clone()),
-            crate::config::Inputs::Heap => None,
+            crate::config::Inputs::Heap | crate::config::Inputs::Auto { .. } => None,
         },
     }
 }

@@ -69,6 +69,10 @@ pub struct GeneratedTests {
     /// reflection (fields a class path class inherits from a JDK class): the JVM must run
     /// them with `--add-opens` for each.
     pub opens: BTreeSet<String>,
+    /// Tests whose input is built by calls (all with `--inputs api`; some with `auto`).
+    pub by_calls: usize,
+    /// What the user should know about how the inputs were built (`--inputs auto`).
+    pub note: Option<String>,
 }
 
 /// Where a `gen` output directory lists the JVM options its tests need (a `java @file`
@@ -124,7 +128,7 @@ impl Session {
         options: &GenOptions,
         mut sink: impl FnMut(&str, Result<GeneratedTests>) -> Result<()>,
     ) -> Result<()> {
-        self.prepare(methods)?;
+        self.prepare(methods, true)?;
         let start = std::time::Instant::now();
         let total = std::time::Duration::from_secs(self.config.bounds.time_limit_s);
         for (i, m) in methods.iter().enumerate() {
@@ -153,20 +157,50 @@ impl Session {
             TestsPer::Trace => Prefer::Every,
         };
         let explore = ExploreOptions { prefer, ..ExploreOptions::default() };
-        let mut e = self.explore_one(m, strategy, &explore, time, &mut |_, _, _| Ok(true))?;
-        let before = e.result.traces.len();
+        let start = std::time::Instant::now();
+        let (both, note) = match self.call_built(m, strategy, &explore, time) {
+            Ok(b) => (b, None),
+            Err(e) if self.stopped() => return Err(e),
+            Err(e) => {
+                (None, Some(format!("no inputs built by calls ({e}): every test builds its input field by field")))
+            }
+        };
+        let heap_time = time.saturating_sub(start.elapsed()).max(MIN_SHARE);
+        let mut e = self.explore_one(m, strategy, &explore, heap_time, &mut |_, _, _| Ok(true))?;
+        let mut before = e.result.traces.len();
         let driver = match self.config.inputs {
             crate::config::Inputs::Api { .. } => self.program.driver_of(m).map(|d| &**d),
-            crate::config::Inputs::Heap => None,
+            _ => both.as_ref().and_then(|_| self.program.driver_of(m)).map(|d| &**d),
         };
         if options.tests == TestsPer::Path {
-            match driver {
-                None => {
+            match (&self.config.inputs, driver) {
+                (crate::config::Inputs::Api { .. }, Some(d)) => keep_sequence_tests(d, &mut e.result.traces),
+                _ => {
                     let mut tested = HashSet::new();
                     e.result.traces.retain(|t| t.kind == TraceKind::Cut || tested.insert(path_digest(&t.path)));
                 }
-                Some(d) => keep_sequence_tests(d, &mut e.result.traces),
             }
+        }
+        if let (Some(api), Some(d)) = (both, driver) {
+            // Each path's test from a call-built input when a sequence reached the path.
+            let mut api = api.result;
+            before += api.traces.len();
+            let reached: HashSet<u128> =
+                api.traces.iter().filter(|t| t.kind != TraceKind::Cut).map(|t| path_digest(&t.path)).collect();
+            if options.tests == TestsPer::Path {
+                keep_sequence_tests(d, &mut api.traces);
+                e.result.traces.retain(|t| t.kind == TraceKind::Cut || !reached.contains(&path_digest(&t.path)));
+            }
+            let heap = std::mem::replace(&mut e.result, api);
+            e.result.arg_names = heap.arg_names.clone();
+            e.result.absorb(heap);
+            let config = crate::config::Config {
+                strategy,
+                bounds: e.summary.bounds,
+                inputs: crate::config::Inputs::Api { max_calls: 0, methods: Vec::new() },
+                ..self.config.clone()
+            };
+            e.summary = crate::report::summarize(&e.result, &config, e.summary.peak_mb);
         }
         let repeats = before - e.result.traces.len();
         let jopts = junit::Options {
@@ -177,18 +211,26 @@ impl Session {
         };
         let t = junit::emit(&self.program.table, &e.result, &jopts);
         let table = &self.program.table;
+        let sequences_only = matches!(self.config.inputs, crate::config::Inputs::Api { .. });
         let opens = e
             .result
             .traces
             .iter()
+            .filter(|t| !sequences_only && t.prefix.is_empty()) // sequence tests read no JDK field
             .filter_map(|t| t.concrete.as_ref())
             .flat_map(|c| c.objects.iter())
             .flat_map(|o| o.before.keys().chain(o.after.keys()))
             .map(|f| table.class(table.field(*f).owner))
             .filter(|c| c.loaded && (c.jdk || junit::java::is_jdk_package(&c.name.replace('/', "."))))
-            .filter(|_| jopts.driver.is_none()) // sequence tests read no JDK field
             .filter_map(|c| c.name.rsplit_once('/').map(|(pkg, _)| format!("java.base/{}", pkg.replace('/', "."))))
             .collect();
+        let skipped: HashSet<usize> = t.skipped.iter().map(|(id, _)| *id).collect();
+        let by_calls = e
+            .result
+            .traces
+            .iter()
+            .filter(|t| t.kind != TraceKind::Cut && !t.prefix.is_empty() && !skipped.contains(&t.id))
+            .count();
         let test_class =
             if t.package.is_empty() { t.class_name.clone() } else { format!("{}.{}", t.package, t.class_name) };
         let (path, sidecar_path) = (t.path(), t.sidecar_path());
@@ -201,7 +243,30 @@ impl Session {
             repeats,
             summary: e.summary,
             opens,
+            by_calls,
+            note,
         })
+    }
+
+    /// With `--inputs auto` (no precondition, a driver that can build the receiver): the
+    /// exploration of `m` with inputs built by calls, in a third of `time` (an engine error
+    /// there leaves the method to its heap inputs, with a note).
+    fn call_built(
+        &self,
+        m: MethodId,
+        strategy: Strategy,
+        explore: &ExploreOptions,
+        time: std::time::Duration,
+    ) -> Result<Option<super::Exploration>> {
+        let crate::config::Inputs::Auto { max_calls, methods } = &self.config.inputs else { return Ok(None) };
+        if self.config.precondition.is_some() || self.program.table.method(m).is_static() {
+            return Ok(None);
+        }
+        if self.program.driver_of(m).is_none() {
+            return Ok(None);
+        }
+        let inputs = crate::config::Inputs::Api { max_calls: *max_calls, methods: methods.clone() };
+        self.explore_inputs(m, strategy, explore, time / 3, &inputs, &mut |_, _, _| Ok(true)).map(Some)
     }
 }
 

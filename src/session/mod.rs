@@ -141,7 +141,7 @@ impl Session {
         options: &ExploreOptions,
         mut sink: impl FnMut(Exploration) -> Result<()>,
     ) -> Result<()> {
-        self.prepare(methods)?;
+        self.prepare(methods, false)?;
         let total = methods.len() * strategies.len();
         let mut index = 0;
         for m in methods {
@@ -168,7 +168,7 @@ impl Session {
         options: &ExploreOptions,
         on_trace: TraceSink<'_>,
     ) -> Result<Exploration> {
-        self.prepare(&[m])?;
+        self.prepare(&[m], false)?;
         self.report_progress(1, 1, m, strategy);
         self.explore_one(m, strategy, options, self.time_limit(), on_trace)
     }
@@ -188,7 +188,23 @@ impl Session {
         limit: std::time::Duration,
         on_trace: TraceSink<'_>,
     ) -> Result<Exploration> {
-        let mut config = Config { strategy, ..self.config.clone() };
+        self.explore_inputs(m, strategy, options, limit, &self.config.inputs, on_trace)
+    }
+
+    /// As [`Session::explore_one`] with the inputs built as `inputs` says (`Auto` explores
+    /// heap inputs; `gen` asks for its call-built ones as `Api`).
+    fn explore_inputs(
+        &self,
+        m: MethodId,
+        strategy: Strategy,
+        options: &ExploreOptions,
+        limit: std::time::Duration,
+        inputs: &Inputs,
+        on_trace: TraceSink<'_>,
+    ) -> Result<Exploration> {
+        let mut config = Config { strategy, inputs: inputs.clone(), ..self.config.clone() };
+        // Models of call-built inputs are checked by the calls themselves.
+        config.check_models &= !matches!(inputs, Inputs::Api { .. });
         if config.object_inputs == ObjectInputs::Auto {
             let table = &self.program.table;
             let owner = table.method(m).owner;
@@ -199,7 +215,7 @@ impl Session {
         config.bounds.time_limit_s = budget.time_limit_s;
         let options = ExploreOptions { budget: Some(budget.clone()), ..options.clone() };
         let entry = match &config.inputs {
-            Inputs::Heap => m,
+            Inputs::Heap | Inputs::Auto { .. } => m,
             Inputs::Api { .. } => match (self.program.driver_of(m), self.driver_errors.get(&m)) {
                 (Some(d), _) => d.method,
                 (None, Some(e)) => return Err(e.clone()),
@@ -220,14 +236,20 @@ impl Session {
         }
     }
 
-    /// Lowers the methods and everything they (and their preconditions) may reach.
-    fn prepare(&mut self, entries: &[MethodId]) -> Result<()> {
+    /// Lowers the methods and everything they (and their preconditions) may reach, and
+    /// installs the call-sequence drivers of `--inputs api` (of `auto` too when `tests`: only
+    /// `gen` builds inputs both ways).
+    fn prepare(&mut self, entries: &[MethodId], tests: bool) -> Result<()> {
         self.check_flags(entries, None)?;
         let mut all = entries.to_vec();
         all.extend(self.preconditions(entries)?);
         self.program.lower_reachable(&all)?;
-        if let Inputs::Api { max_calls, methods } = &self.config.inputs {
-            let settings = crate::lower::driver::Settings { max_calls: *max_calls, methods: methods.clone() };
+        let sequences = match &self.config.inputs {
+            Inputs::Auto { .. } if !tests || self.config.precondition.is_some() => None,
+            inputs => inputs.sequences(),
+        };
+        if let Some((max_calls, methods)) = sequences {
+            let settings = crate::lower::driver::Settings { max_calls, methods: methods.to_vec() };
             for m in entries {
                 if let Err(e) = self.program.install_driver(*m, &settings) {
                     self.driver_errors.insert(*m, e);
