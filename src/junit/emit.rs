@@ -333,20 +333,19 @@ pub(super) fn class_source(target: &Target<'_>, r: &RunResult, class_name: &str)
             "outcome": outcome_text(t),
             "path": path_text(&t.path),
             "prefix": path_text(&t.prefix),
-            "path_condition": t.pc_text.0.iter().map(|p| p.to_string()).collect::<Vec<_>>(),
         });
         match target.test(r, t) {
             Ok(body) => {
+                let pc: Vec<String> = t.pc_text.0.iter().map(|p| p.to_string()).collect();
+                record["path_condition"] = serde_json::Value::from(pc);
                 record["test"] = serde_json::Value::from(name);
                 tests.push(body);
             }
             Err(why) => {
                 // A trace without a test keeps its outcome and path, not its path condition:
                 // the conditions of walks cut by a bound grow with the walk, and a library's
-                // thousands of cut traces made sidecars of hundreds of MB (LinkedList#indexOf).
-                if let Some(o) = record.as_object_mut() {
-                    o.remove("path_condition");
-                }
+                // thousands of cut traces made sidecars of hundreds of MB (LinkedList#indexOf)
+                // and took seconds to write out.
                 record["skipped"] = serde_json::Value::from(why.clone());
                 skipped.push((t.id, why));
             }
