@@ -90,7 +90,7 @@ pub enum Inputs {
         methods: Vec<String>,
     },
     /// Both, per path of the method under test (the CLI's default): `gen` explores the
-    /// method once with inputs built by calls (as `Api`, a third of the method's time) and
+    /// method once with inputs built by calls (as `Api`, a quarter of the method's time) and
     /// once with heap inputs, and each path gets its test from a call-built input when a
     /// sequence reached it, else from a heap input. Under a precondition, for a static method
     /// or a class no test can construct, and for `run` and `compare` (whose counts are one

@@ -55,7 +55,7 @@ TARGETS = [
     (CC + "map.LRUMap#get(Ljava/lang/Object;)Ljava/lang/Object;", CC4),
     (CC + "trie.PatriciaTrie#get(Ljava/lang/Object;)Ljava/lang/Object;", CC4),
 ]
-FIELDS = ["target", "lowered", "methods", "traces", "tests", "compiles", "passed", "failed", "found", "largest",
+FIELDS = ["target", "lowered", "methods", "traces", "tests", "by_calls", "compiles", "passed", "failed", "found", "largest",
           "time_s", "error", "cuts"]
 STRATEGIES = ["lazy", "lazier", "uber", "pose"]
 
@@ -108,12 +108,13 @@ def run_target(spec, cp):
     row["cuts"] = "; ".join(sorted(set(c.strip() for c in cuts)))
     if g.returncode != 0:
         row["error"] = (g.stderr.strip().splitlines() or [""])[-1][:200]
-    found = largest = 0
+    found = largest = by_calls = 0
     for src in glob.glob(os.path.join(out, "**", "*Test.java"), recursive=True):
         with open(src) as f:
             text = f.read()
         for body in text.split("@Test")[1:]:
             if re.search(r"^\s+\S+ r = new ", body, re.M):  # input built by calls
+                by_calls += 1
                 found += len(re.findall(r"Heap\.className\(result\)", body))
                 calls = len(re.findall(r"^\s+r\.\w+\(", body.split(" result = ")[0], re.M))
                 # A void call under test is one of the `r.` lines.
@@ -122,7 +123,7 @@ def run_target(spec, cp):
                 found += len(re.findall(r"assertSame\(o\d+, result\);", body))
                 made = re.findall(r"^\s+\S+ o(\d+) = ", body, re.M)
                 largest = max(largest, len([m for m in made if m != "0"]))
-    row["found"], row["largest"] = found, largest
+    row["found"], row["largest"], row["by_calls"] = found, largest, by_calls
     if row["tests"]:
         r = subprocess.run(["tools/run-junit.sh", out, cp], capture_output=True, text=True)
         text = r.stdout + r.stderr
@@ -143,17 +144,18 @@ def markdown(rows):
         + "".join(f" {x}" for x in GEN_FLAGS) + "`, default",
         "bounds otherwise, only the library's jar on `--cp` (java.util: a jar of JDK 17's java/util/*.class built",
         "from its jmods; commons-collections4 4.2 from Debian), then `tools/run-junit.sh` with the JVM options gen",
-        "wrote. `lowered` is of the target's class. `found`: tests whose call returns an object of the input (a",
+        "wrote. `lowered` is of the target's class. `by calls`: tests whose input is built by a constructor and",
+        "public calls. `found`: tests whose call returns an object of the input (a",
         "present key); `largest`: the most input objects a test builds field by field besides the receiver, or the",
         "most calls before the one under test of a test whose input is built by calls (`--inputs auto`: per path,",
         "by calls when a sequence of public calls reaches the path, else field by field).",
         "",
-        "| target | lowered | traces | tests | compile | passed | failed | found | largest | time s | error / cut reasons |",
-        "|---|---:|---:|---:|---|---:|---:|---:|---:|---:|---|",
+        "| target | lowered | traces | tests | by calls | compile | passed | failed | found | largest | time s | error / cut reasons |",
+        "|---|---:|---:|---:|---:|---|---:|---:|---:|---:|---:|---|",
     ]
     for r in rows:
         why = "; ".join(x for x in (r["error"], r["cuts"]) if x).replace("|", "\\|")
-        out.append(f"| `{r['target']}` | {r['lowered']}/{r['methods']} | {r['traces']} | {r['tests']} | "
+        out.append(f"| `{r['target']}` | {r['lowered']}/{r['methods']} | {r['traces']} | {r['tests']} | {r['by_calls']} | "
                    f"{r['compiles'] or '-'} | {r['passed']} | {r['failed']} | {r['found']} | {r['largest']} | "
                    f"{r['time_s']} | {why} |")
     tests = sum(int(r["tests"] or 0) for r in rows)

@@ -137,10 +137,7 @@ pub fn run(args: &GenArgs, stop: &Stop) -> Result<()> {
             out.lines.push(format!("  {}", crate::report::text::sequences_line(q)));
             if t.by_calls < t.tests {
                 let heap = t.tests - t.by_calls;
-                out.lines.push(format!(
-                    "  {} tests build their input by calls, {heap} field by field (paths no sequence reached)",
-                    t.by_calls
-                ));
+                out.lines.push(format!("  {} tests build their input by calls, {heap} field by field", t.by_calls));
             }
         }
         if let Some(n) = &t.note {

@@ -256,7 +256,7 @@ impl Session {
     }
 
     /// With `--inputs auto` (no precondition, a driver that can build the receiver): the
-    /// exploration of `m` with inputs built by calls, in a third of `time` (an engine error
+    /// exploration of `m` with inputs built by calls, in a quarter of `time` (an engine error
     /// there leaves the method to its heap inputs, with a note).
     fn call_built(
         &self,
@@ -273,7 +273,7 @@ impl Session {
             return Ok(None);
         }
         let inputs = crate::config::Inputs::Api { max_calls: *max_calls, methods: methods.clone() };
-        self.explore_inputs(m, strategy, explore, time / 3, &inputs, &mut |_, _, _| Ok(true)).map(Some)
+        self.explore_inputs(m, strategy, explore, time / 4, &inputs, &mut |_, _, _| Ok(true)).map(Some)
     }
 }
 
