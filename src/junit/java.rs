@@ -69,6 +69,12 @@ pub fn literal(ty: &JType, v: i64) -> String {
     }
 }
 
+/// A primitive literal as an `Object` (boxed): `(Object) 5`, and `(Object) (-5)`, since Java
+/// reads `(Object) -5` as the subtraction `Object - 5`.
+pub fn boxed_literal(lit: &str) -> String {
+    if lit.starts_with('-') { format!("(Object) ({lit})") } else { format!("(Object) {lit}") }
+}
+
 /// An int literal (`Integer.MIN_VALUE` has no plain literal form).
 pub fn int_literal(v: i32) -> String {
     if v == i32::MIN { "Integer.MIN_VALUE".to_string() } else { v.to_string() }
@@ -140,6 +146,9 @@ mod tests {
         assert_eq!(literal(&JType::Int, i64::from(i32::MIN)), "Integer.MIN_VALUE");
         assert_eq!(literal(&JType::Float, i64::from(0.75f32.to_bits())), "0.75f");
         assert_eq!(literal(&JType::Double, 2.5f64.to_bits() as i64), "2.5");
+        assert_eq!(boxed_literal(&literal(&JType::Int, -5)), "(Object) (-5)");
+        assert_eq!(boxed_literal(&literal(&JType::Long, 7)), "(Object) 7L");
+        assert_eq!(boxed_literal(&literal(&JType::Byte, -1)), "(Object) (byte) -1");
         assert_eq!(type_name(&JType::Array(Box::new(JType::Class("a/B$C".into())))), "a.B.C[]");
         assert_eq!(ident("<init>"), "init");
         let units: Vec<u16> = "a\"b\\".encode_utf16().chain([10, 0, 0xe9]).collect();

@@ -16,7 +16,7 @@
 use std::collections::{BTreeMap, VecDeque};
 use std::fmt::Write as _;
 
-use super::java::{binary_name, literal, type_name, value};
+use super::java::{binary_name, boxed_literal, literal, type_name, value};
 use crate::classfile::{ClassTable, JType};
 use crate::heap::{CVal, Concrete, ObjKind};
 
@@ -198,7 +198,7 @@ impl<'a> Oracle<'a> {
             } else if let Some((f, v)) = o.after.iter().next().filter(|_| o.after.len() == 1)
                 && let CVal::Int(x) | CVal::Long(x) = v
             {
-                self.line(&format!("assertEquals((Object) {}, {name});", literal(&table.field(*f).ty, *x)));
+                self.line(&format!("assertEquals({}, {name});", boxed_literal(&literal(&table.field(*f).ty, *x))));
             }
         } else {
             let others: String =
