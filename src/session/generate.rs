@@ -189,11 +189,14 @@ impl Session {
             }
         }
         if let (Some(api), Some(d)) = (both, driver) {
-            // Each path's test from a call-built input when a sequence reached the path.
+            // Each path's test from a call-built input when a sequence reached the path with an
+            // input a test can build (a model, no identity hash to choose).
             let mut api = api.result;
             before += api.traces.len();
-            let reached: HashSet<u128> =
-                api.traces.iter().filter(|t| t.kind != TraceKind::Cut).map(|t| path_digest(&t.path)).collect();
+            let testable = |t: &&crate::machine::Trace| {
+                t.kind != TraceKind::Cut && t.concrete.is_some() && !t.constrains_identity_hash()
+            };
+            let reached: HashSet<u128> = api.traces.iter().filter(testable).map(|t| path_digest(&t.path)).collect();
             if options.tests == TestsPer::Path {
                 keep_sequence_tests(d, &mut api.traces);
                 e.result.traces.retain(|t| t.kind == TraceKind::Cut || !reached.contains(&path_digest(&t.path)));
@@ -278,15 +281,16 @@ impl Session {
 }
 
 /// One trace per path of the method under test, with `--inputs api`: the first whose input
-/// takes [`TEST_CALLS`] calls or more, else the first (the cut traces stay, for the report).
+/// a test can build (a model, no identity hash to choose) and takes [`TEST_CALLS`] calls or
+/// more, else the first a test can build, else the first (the cut traces stay, for the report).
 fn keep_sequence_tests(d: &crate::lower::driver::Driver, traces: &mut Vec<crate::machine::Trace>) {
     use std::collections::HashMap;
-    let mut chosen: HashMap<u128, (usize, bool)> = HashMap::new();
+    let mut chosen: HashMap<u128, (usize, (bool, bool))> = HashMap::new();
     for (k, t) in traces.iter().enumerate().filter(|(_, t)| t.kind != TraceKind::Cut) {
-        let big = junit::sequence_calls(d, t) >= TEST_CALLS;
-        let entry = chosen.entry(path_digest(&t.path)).or_insert((k, big));
-        if big && !entry.1 {
-            *entry = (k, true);
+        let rank = (t.concrete.is_some() && !t.constrains_identity_hash(), junit::sequence_calls(d, t) >= TEST_CALLS);
+        let entry = chosen.entry(path_digest(&t.path)).or_insert((k, rank));
+        if rank > entry.1 {
+            *entry = (k, rank);
         }
     }
     let keep: HashSet<usize> = chosen.values().map(|(k, _)| *k).collect();
