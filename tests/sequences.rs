@@ -54,6 +54,18 @@ fn gen_with_validity(spec: &str, inputs: &str, out: &std::path::Path) -> (usize,
     (tests, summary)
 }
 
+/// Runs the SIR tests under `out` on the JVM (they must all pass) and returns the validity
+/// records (`valid ...`/`invalid ...`, one per test) they wrote to `records`.
+fn run_recording_validity(out: &std::path::Path, records: &std::path::Path) -> String {
+    let o = Command::new("bash")
+        .args(["tools/run-junit.sh", out.to_str().unwrap(), "testdata/sir.jar", "5"])
+        .env("VALIDITY_FILE", records)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}: emitted tests fail on the JVM:\n{}", out.display(), text(&o));
+    std::fs::read_to_string(records).unwrap()
+}
+
 #[test]
 fn api_inputs_of_the_lists_and_trees_are_valid_and_pass() {
     for class in ["sir.SinglyLinkedList", "sir.DoublyLinkedList", "sir.BinarySearchTree", "sir.RedBlackTree"] {
@@ -71,14 +83,7 @@ fn api_inputs_of_the_lists_and_trees_are_valid_and_pass() {
                 assert!(src.lines().all(|l| l.chars().count() <= 150), "{}", p.display());
             }
         }
-        let records = dir.path().join("valid.txt");
-        let o = Command::new("bash")
-            .args(["tools/run-junit.sh", out.to_str().unwrap(), "testdata/sir.jar", "5"])
-            .env("VALIDITY_FILE", &records)
-            .output()
-            .unwrap();
-        assert!(o.status.success(), "{class}: emitted tests fail on the JVM:\n{}", text(&o));
-        let lines = std::fs::read_to_string(&records).unwrap();
+        let lines = run_recording_validity(&out, &dir.path().join("valid.txt"));
         assert_eq!(lines.lines().count(), tests, "{class}: one validity record per test");
         assert!(lines.lines().all(|l| l.starts_with("valid ")), "{class}: an input breaks repOK:\n{lines}");
     }
@@ -150,14 +155,7 @@ fn auto_inputs_build_by_calls_the_paths_a_sequence_reaches() {
     let src = std::fs::read_to_string(out.join("sir/SinglyLinkedList_getTest.java")).unwrap();
     assert_eq!(src.matches("r = new sir.SinglyLinkedList();").count(), by_calls, "{src}");
     assert!(src.contains("Heap.alloc(sir.SinglyLinkedList.class)"), "{src}");
-    let records = dir.path().join("valid.txt");
-    let o = Command::new("bash")
-        .args(["tools/run-junit.sh", out.to_str().unwrap(), "testdata/sir.jar", "5"])
-        .env("VALIDITY_FILE", &records)
-        .output()
-        .unwrap();
-    assert!(o.status.success(), "emitted tests fail on the JVM:\n{}", text(&o));
-    let lines = std::fs::read_to_string(&records).unwrap();
+    let lines = run_recording_validity(&out, &dir.path().join("valid.txt"));
     assert_eq!(lines.lines().count(), tests);
     assert!(lines.lines().filter(|l| l.starts_with("valid ")).count() >= by_calls, "{lines}");
 }
