@@ -189,28 +189,8 @@ impl Session {
             }
         }
         if let (Some(api), Some(d)) = (both, driver) {
-            // Each path's test from a call-built input when a sequence reached the path with an
-            // input a test can build (a model, no identity hash to choose).
-            let mut api = api.result;
-            before += api.traces.len();
-            let testable = |t: &&crate::machine::Trace| {
-                t.kind != TraceKind::Cut && t.concrete.is_some() && !t.constrains_identity_hash()
-            };
-            let reached: HashSet<u128> = api.traces.iter().filter(testable).map(|t| path_digest(&t.path)).collect();
-            if options.tests == TestsPer::Path {
-                keep_sequence_tests(d, &mut api.traces);
-                e.result.traces.retain(|t| t.kind == TraceKind::Cut || !reached.contains(&path_digest(&t.path)));
-            }
-            let heap = std::mem::replace(&mut e.result, api);
-            e.result.arg_names = heap.arg_names.clone();
-            e.result.absorb(heap);
-            let config = crate::config::Config {
-                strategy,
-                bounds: e.summary.bounds,
-                inputs: crate::config::Inputs::Api { max_calls: 0, methods: Vec::new() },
-                ..self.config.clone()
-            };
-            e.summary = crate::report::summarize(&e.result, &config, e.summary.peak_mb);
+            before += api.result.traces.len();
+            self.merge_call_built(&mut e, api.result, d, options.tests, strategy);
         }
         let repeats = before - e.result.traces.len();
         let jopts = junit::Options {
@@ -256,6 +236,33 @@ impl Session {
             by_calls,
             note,
         })
+    }
+
+    /// With `--inputs auto`: takes the call-built run `api` of the method into its heap run
+    /// `e`. With one test per path, a path a sequence reached with an input a test can build
+    /// (a model, no identity hash to choose) keeps that test and loses its heap one.
+    fn merge_call_built(
+        &self,
+        e: &mut super::Exploration,
+        mut api: crate::machine::RunResult,
+        d: &crate::lower::driver::Driver,
+        tests: TestsPer,
+        strategy: Strategy,
+    ) {
+        if tests == TestsPer::Path {
+            let testable = |t: &&crate::machine::Trace| {
+                t.kind != TraceKind::Cut && t.concrete.is_some() && !t.constrains_identity_hash()
+            };
+            let reached: HashSet<u128> = api.traces.iter().filter(testable).map(|t| path_digest(&t.path)).collect();
+            keep_sequence_tests(d, &mut api.traces);
+            e.result.traces.retain(|t| t.kind == TraceKind::Cut || !reached.contains(&path_digest(&t.path)));
+        }
+        let heap = std::mem::replace(&mut e.result, api);
+        e.result.arg_names = heap.arg_names.clone();
+        e.result.absorb(heap);
+        let config = crate::config::Config { strategy, bounds: e.summary.bounds, ..self.config.clone() };
+        let sequences = Some(e.result.stats.sequence.clone());
+        e.summary = Summary { sequences, ..crate::report::summarize(&e.result, &config, e.summary.peak_mb) };
     }
 
     /// With `--inputs auto` (no precondition, a driver that can build the receiver): the
