@@ -273,12 +273,7 @@ impl RunResult {
         }
         self.traces.extend(other.traces.into_iter().map(|t| Trace { id: t.id + offset, ..t }));
         let (s, o) = (&mut self.stats, other.stats);
-        s.solver.queries += o.solver.queries;
-        s.solver.cache_hits += o.solver.cache_hits;
-        s.solver.unknown += o.solver.unknown;
-        s.solver.solver_us += o.solver.solver_us;
-        s.solver.model_queries += o.solver.model_queries;
-        s.solver.model_us += o.solver.model_us;
+        s.solver += o.solver;
         s.rejected += o.rejected;
         s.time_ms += o.time_ms;
         s.steps += o.steps;

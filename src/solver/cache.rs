@@ -224,15 +224,8 @@ impl<S: Solver> Solver for ModelCache<S> {
     }
 
     fn stats(&self) -> SolverStats {
-        let own = self.inner.stats();
-        let side = self.side.as_ref().map(Solver::stats).unwrap_or_default();
-        SolverStats {
-            queries: own.queries + side.queries,
-            cache_hits: self.hits,
-            unknown: own.unknown + side.unknown,
-            solver_us: own.solver_us + side.solver_us,
-            model_queries: own.model_queries + side.model_queries,
-            model_us: own.model_us + side.model_us,
-        }
+        let mut s = self.inner.stats();
+        s += self.side.as_ref().map(Solver::stats).unwrap_or_default();
+        SolverStats { cache_hits: self.hits, ..s }
     }
 }

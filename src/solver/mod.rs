@@ -47,6 +47,18 @@ pub struct SolverStats {
     pub model_us: u64,
 }
 
+impl std::ops::AddAssign for SolverStats {
+    /// The counts of two solvers (or runs) together.
+    fn add_assign(&mut self, o: SolverStats) {
+        self.queries += o.queries;
+        self.cache_hits += o.cache_hits;
+        self.unknown += o.unknown;
+        self.solver_us += o.solver_us;
+        self.model_queries += o.model_queries;
+        self.model_us += o.model_us;
+    }
+}
+
 /// A decision procedure for path conditions.
 ///
 /// Calls pass the whole path condition; implementations keep what was asserted before and
