@@ -264,7 +264,7 @@ impl<H: HeapStrategy, S: Solver> Machine<'_, H, S> {
         let b = &self.config.bounds;
         if Self::in_precondition(st) {
             st.pre_decisions += 1;
-            return st.pre_decisions <= self.p_limit.min(b.precondition_fuse);
+            return st.pre_decisions <= b.precondition_fuse;
         }
         let within = self.within_depth(&st.path);
         let Some(f) = st.top() else { return false };

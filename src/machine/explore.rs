@@ -111,7 +111,6 @@ impl<'p, H: HeapStrategy, S: Solver> Machine<'p, H, S> {
             precondition: None,
             entry: None,
             arg_types: Vec::new(),
-            p_limit: config.bounds.precondition_fuse,
             deferring: false,
             pointwise: false,
             aside: Vec::new(),

@@ -337,8 +337,6 @@ pub struct Machine<'p, H: HeapStrategy, S: Solver> {
     pub(crate) entry: Option<MethodId>,
     /// The declared types of the entry's arguments (receiver first).
     pub(crate) arg_types: Vec<crate::classfile::JType>,
-    /// How many decisions a path of the precondition may take in the current P-search.
-    pub(crate) p_limit: u32,
     /// Inside a P-search: a fork keeps every side the path condition does not plainly rule
     /// out and marks it `unchecked`; the search runs sides in the order its last model
     /// favours and asks the solver about a side only when it forks again (a side that

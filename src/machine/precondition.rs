@@ -11,10 +11,11 @@
 //! hint model satisfies first), until one of P's paths returns true (the side lives, with
 //! that path's model as its witness) or none can (the side has no valid input and is
 //! dropped). At a trace's end one more P-search on the final input view gives the test's
-//! input, which then runs concretely for the outcome. P's paths that throw or are cut by
-//! `--max-objects` are dead ends of a search; a P path longer than `--precondition-fuse`
-//! decisions (a precondition that never returns) makes the search inconclusive, and a side
-//! no search could settle ends as a trace cut by `precondition-fuse`.
+//! input, which then runs concretely for the outcome. P's paths that throw, are cut by
+//! `--max-objects` or take more than `--precondition-fuse` decisions (a precondition that
+//! never returns) are dead ends of a search; a search that runs out of steps or of the
+//! budget is inconclusive, and a side no search could settle ends as a trace cut by
+//! `precondition-fuse` (or by the budget).
 
 use std::collections::HashSet;
 use std::rc::Rc;
@@ -60,6 +61,16 @@ pub(super) enum Search<H: HeapStrategy> {
     None,
     /// Inconclusive: a path of P reached `--precondition-fuse`, or the budget ran out.
     Fused,
+}
+
+/// A P-search under way: its pending paths, those parked at the current depth limit, and
+/// the model it follows.
+struct PSearch<H: HeapStrategy> {
+    work: Vec<State<H>>,
+    parked: Vec<State<H>>,
+    steps: u64,
+    guide: Option<Assignment>,
+    follow: bool,
 }
 
 /// The verdict on one side of a fork.
@@ -123,40 +134,46 @@ impl<H: HeapStrategy, S: Solver> Machine<'_, H, S> {
     /// `pin`, the model found comes from Z3 and stays pinned (for reading arrays from it).
     ///
     /// The search deepens step by step: P's paths may first take a few dozen decisions per
-    /// object of the scope, and longer only when a path needed more, up to
-    /// `--precondition-fuse`. A path of P longer than the fuse (one that walks a cycle with
-    /// a symbolic counter, say) is not a witness: on such an input P does not return true.
+    /// object of the scope; a path that needs more is parked, and only when no shorter path
+    /// returned true do the parked paths go on (from where they stopped), with four times the
+    /// room, up to `--precondition-fuse`. A path of P longer than the fuse (one that walks a
+    /// cycle with a symbolic counter, say) is not a witness: on such an input P does not
+    /// return true.
     pub(super) fn p_search(&mut self, st: &State<H>, hint: Option<&Assignment>, pin: bool) -> Result<Search<H>> {
         let fuse = self.config.bounds.precondition_fuse.max(1);
         let mut limit = (FIRST_DEPTH_PER_OBJECT * (self.config.bounds.max_objects + 1)).min(fuse);
-        let mut steps = 0u64;
+        let mut search = PSearch {
+            work: vec![self.p_start(st, pin)?],
+            parked: Vec::new(),
+            steps: 0,
+            // The model the search follows: the hint, then the last one a check gave.
+            guide: hint.cloned(),
+            // The search for a test's input follows its hint (the state's witness) only: the
+            // input it finds is the one eager checks would find.
+            follow: !(pin && hint.is_some()),
+        };
         loop {
-            self.p_limit = limit;
             let deferring = std::mem::replace(&mut self.deferring, true);
             // The search for a test's input reads the input view whole: its model picks
             // among all shapes.
             let pointwise = std::mem::replace(&mut self.pointwise, !pin);
-            let r = self.p_search_within(st, hint, pin, &mut steps);
+            let r = self.p_search_within(&mut search, (limit < fuse).then_some(limit), pin);
             self.deferring = deferring;
             self.pointwise = pointwise;
-            self.p_limit = fuse;
             match r? {
-                (Search::None, true) if limit < fuse => limit = limit.saturating_mul(4).min(fuse),
-                (found, _) => return Ok(found),
+                Search::None if !search.parked.is_empty() => {
+                    limit = limit.saturating_mul(4).min(fuse);
+                    search.work = std::mem::take(&mut search.parked);
+                    search.work.reverse();
+                }
+                found => return Ok(found),
             }
         }
     }
 
-    /// One depth-first P-search with P's paths cut at `self.p_limit` decisions; also says
-    /// whether a path was cut there.
-    fn p_search_within(
-        &mut self,
-        st: &State<H>,
-        hint: Option<&Assignment>,
-        pin: bool,
-        steps: &mut u64,
-    ) -> Result<(Search<H>, bool)> {
-        let Some(pm) = self.oracle() else { return Ok((Search::None, false)) };
+    /// The state P starts in: its frame on the receiver, on the input view of `st`.
+    fn p_start(&mut self, st: &State<H>, pin: bool) -> Result<State<H>> {
+        let pm = self.oracle().ok_or_else(|| self.fault(st, "a P-search without a precondition"))?;
         let body = self.program.body(pm)?.ok_or_else(|| {
             Error::Usage(format!("the precondition {} was not lowered", self.program.table.method_display(pm)))
         })?;
@@ -164,7 +181,7 @@ impl<H: HeapStrategy, S: Solver> Machine<'_, H, S> {
         let heap = self.strategy.input_view(super::control::cx!(self), &st.heap, !pin)?;
         let mut frame = Frame::new(pm, body, FrameKind::Precondition);
         frame.set(LocalId(0), recv);
-        let start = State {
+        Ok(State {
             frames: vec![frame],
             heap,
             pc: st.pc.clone(),
@@ -179,20 +196,25 @@ impl<H: HeapStrategy, S: Solver> Machine<'_, H, S> {
             witness: None,
             witness_upto: 0,
             unchecked: false,
-        };
-        let mut work: Vec<State<H>> = vec![start];
-        let mut deep = false;
-        // The model the search follows: the hint, then the last one a check gave.
-        let mut guide: Option<Assignment> = hint.cloned();
-        // The search for a test's input follows its hint (the state's witness) only: the
-        // input it finds is the one eager checks would find.
-        let follow = !(pin && hint.is_some());
-        while let Some(first) = work.pop() {
+        })
+    }
+
+    /// Runs the search's pending paths depth first until one returns true; a path past
+    /// `park` decisions waits in `parked` (when its path condition is satisfiable), and a
+    /// path past the fuse is dropped.
+    fn p_search_within(&mut self, search: &mut PSearch<H>, park: Option<u32>, pin: bool) -> Result<Search<H>> {
+        while let Some(first) = search.work.pop() {
             let mut s = first;
             loop {
-                *steps += 1;
-                if *steps > SEARCH_STEPS || self.budget.halt().is_some() {
-                    return Ok((Search::Fused, deep));
+                search.steps += 1;
+                if search.steps > SEARCH_STEPS || self.budget.halt().is_some() {
+                    return Ok(Search::Fused);
+                }
+                if park.is_some_and(|p| s.pre_decisions > p) {
+                    if self.settle(&mut s, &mut search.guide, search.follow) {
+                        search.parked.push(s);
+                    }
+                    break;
                 }
                 // A state a fork left unchecked runs unchecked until it forks again: a side
                 // that only returns false, throws or leaves the scope never costs a query,
@@ -214,34 +236,31 @@ impl<H: HeapStrategy, S: Solver> Machine<'_, H, S> {
                         Next::Run(r) => runs.push(r),
                         Next::Done(d, Outcome::Return(Some(Value::Int(t)))) => {
                             if let Some(found) = self.holds(d, &t, pin)? {
-                                return Ok((found, deep));
+                                return Ok(found);
                             }
                         }
-                        Next::Done(mut d, Outcome::Cut(why)) => {
-                            d.unchecked |= unchecked;
-                            deep |= why.starts_with("precondition-fuse") && self.settle(&mut d, &mut guide, follow);
-                        }
-                        // P threw, or a path needed an object beyond the scope: no witness.
+                        // P threw, a path needed an object beyond the scope or ran past the
+                        // fuse: no witness.
                         Next::Done(..) | Next::Rejected | Next::Pruned => {}
                     }
                 }
                 // Before its successors run, the state they forked from is checked.
                 if unchecked && let Some(r) = runs.first() {
-                    match self.check_guiding(&r.pc[..base.min(r.pc.len())], &mut guide, follow) {
+                    match self.check_guiding(&r.pc[..base.min(r.pc.len())], &mut search.guide, search.follow) {
                         Some(false) => break,
                         Some(true) => {}
                         None => runs.iter_mut().for_each(|r| r.unknown = true),
                     }
                 }
-                if let Some(h) = &guide {
+                if let Some(h) = &search.guide {
                     // Stable: the successors the guide satisfies first, otherwise program order.
                     runs.sort_by_key(|r| !r.pc[base.min(r.pc.len())..].iter().all(|t| h.eval_bool(t) != Some(false)));
                 }
-                work.extend(runs.into_iter().rev());
+                search.work.extend(runs.into_iter().rev());
                 break;
             }
         }
-        Ok((Search::None, deep))
+        Ok(Search::None)
     }
 
     /// Checks the path condition of a state a fork left unchecked: `false` when it is
