@@ -209,6 +209,22 @@ fn under_a_precondition_every_strategy_finishes_the_same_method_paths() {
     }
 }
 
+/// The scope bounds the objects of an input, not the locations uber offers on the way: at
+/// scope 5 the red-black insert whose fix-up rotates below a root whose right child (a black
+/// leaf the method never reads) only repOK reads needed a location after twice the scope
+/// had been offered, and uber finished 29 of lazy's 30 paths.
+#[test]
+fn uber_finishes_lazys_paths_of_red_black_insert_at_scope_5() {
+    let spec = "sir.RedBlackTree#insert(I)Z";
+    let finished = |strategy| {
+        let r = run_with("testdata/sir.jar", spec, scoped(strategy, 5, false));
+        r.traces.iter().filter(|t| t.kind != TraceKind::Cut).map(|t| t.path.clone()).collect::<BTreeSet<_>>()
+    };
+    let lazy = finished(Strategy::Lazy);
+    assert_eq!(lazy.len(), 30);
+    assert_eq!(finished(Strategy::Uber), lazy);
+}
+
 /// `contains` of the circular list within 4 objects (the list, the header, two nodes):
 /// found at each of the two positions, and not found for each of the lengths 0, 1 and 2.
 #[test]

@@ -13,13 +13,16 @@ use crate::heap::objects::{PrimElems, elem_width, fresh_prim};
 use crate::heap::{Ctx, ObjKind, Value, compatible, fresh_kinds};
 use crate::term::{Sort, Term};
 
-/// How many input locations lazy initialization may offer before it cuts: `--max-objects`;
-/// with a precondition twice that, because there the scope bounds the objects a witness
-/// input has (a cardinality constraint of [`HeapStrategy::model_constraints`]), and an
-/// offered location that no pruning has ruled out yet is not an object.
-fn candidate_cap(cx: &Ctx<'_>) -> u32 {
-    let max = cx.config.bounds.max_objects;
-    if cx.config.precondition.is_some() { max.saturating_mul(2) } else { max }
+/// How many input locations lazy initialization may offer before it cuts: `--max-objects`
+/// without a precondition. With one there is no such cap: the scope bounds the objects a
+/// witness input has (the cardinality constraint [`UberHeap::within_scope`]), an offered
+/// location that no pruning has ruled out yet is not an object, and no location is offered
+/// once those that surely exist fill the scope ([`UberHeap::scope_full`]). A cap on the
+/// offered locations lost inputs within the scope: at scope 5 (twice the scope then), the
+/// red-black insert whose fix-up rotates below a root with a black right leaf read last
+/// had no location left for that leaf, and uber finished 29 of RedBlackTree#insert's 30 paths.
+fn candidate_cap(cx: &Ctx<'_>) -> Option<u32> {
+    cx.config.precondition.is_none().then_some(cx.config.bounds.max_objects)
 }
 
 /// The result of lazily initializing an input reference.
@@ -83,7 +86,7 @@ impl Uber {
         let mut cut = None;
         let fresh = if full { Vec::new() } else { fresh_kinds(cx, ty) };
         for kind in fresh {
-            if h.inputs.len() as u32 >= candidate_cap(cx) {
+            if candidate_cap(cx).is_some_and(|cap| h.inputs.len() as u32 >= cap) {
                 // One number beyond every location so far stands for "a new object the bound
                 // did not allow"; choosing it cuts the trace.
                 if cut.is_none() {
