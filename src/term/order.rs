@@ -2,7 +2,8 @@
 //! negations and bit-vector equalities are edges of a graph over terms, and a cycle through a
 //! strict edge (`a < b <= ... <= a`) cannot hold. A P-search over a search tree that aliases a
 //! node back to an ancestor (`L1.key < L5.key` after `L5.key < L4.key < L1.key`) is the case
-//! this settles without the solver.
+//! this settles without the solver; [`refutes_resolved`] does it through the if-then-else
+//! values whose conditions unit propagation decided.
 
 use std::collections::{HashMap, HashSet};
 
@@ -14,34 +15,69 @@ type Edge = (u32, u32, bool);
 /// A constant an edge compares: width, signed value, term id.
 type Const = (u32, i64, u32);
 
-/// The order edges a constraint states: its conjuncts' signed comparisons and equalities.
-/// `consts` collects the constants they compare.
-fn edges(t: &Term, out: &mut Vec<Edge>, consts: &mut Vec<Const>) {
+/// The order edges a constraint states: its conjuncts' signed comparisons and equalities,
+/// between their operands as `resolve` gives them. `consts` collects the constants they
+/// compare. `false` when a conjunct denies that a term equals itself (`!(a == a)`).
+fn edges(t: &Term, resolve: &mut dyn FnMut(&Term) -> Term, out: &mut Vec<Edge>, consts: &mut Vec<Const>) -> bool {
+    let mut edge = |a: &Term, b: &Term, strict: bool, out: &mut Vec<Edge>| {
+        let (a, b) = (resolve(a), resolve(b));
+        for x in [&a, &b] {
+            if let Node::Bv(w, v) = x.node() {
+                consts.push((*w, super::sign_extend(*v, *w), x.id()));
+            }
+        }
+        out.push((a.id(), b.id(), strict));
+    };
     match t.node() {
-        Node::And(xs) => xs.iter().for_each(|x| edges(x, out, consts)),
-        Node::Cmp(BvCmp::Slt, a, b) => edge(a, b, true, out, consts),
-        Node::Cmp(BvCmp::Sle, a, b) => edge(a, b, false, out, consts),
+        Node::And(xs) => xs.iter().all(|x| edges(x, resolve, out, consts)),
+        Node::Cmp(BvCmp::Slt, a, b) => {
+            edge(a, b, true, out);
+            true
+        }
+        Node::Cmp(BvCmp::Sle, a, b) => {
+            edge(a, b, false, out);
+            true
+        }
         Node::Eq(a, b) if matches!(a.sort(), Sort::Bv(_)) => {
-            edge(a, b, false, out, consts);
-            edge(b, a, false, out, consts);
+            edge(a, b, false, out);
+            edge(b, a, false, out);
+            true
         }
         Node::Not(x) => match x.node() {
-            Node::Cmp(BvCmp::Slt, a, b) => edge(b, a, false, out, consts),
-            Node::Cmp(BvCmp::Sle, a, b) => edge(b, a, true, out, consts),
-            _ => {}
+            Node::Cmp(BvCmp::Slt, a, b) => {
+                edge(b, a, false, out);
+                true
+            }
+            Node::Cmp(BvCmp::Sle, a, b) => {
+                edge(b, a, true, out);
+                true
+            }
+            Node::Eq(a, b) if matches!(a.sort(), Sort::Bv(_)) => resolve(a).id() != resolve(b).id(),
+            _ => true,
         },
-        _ => {}
+        _ => true,
     }
 }
 
-/// Records `a <= b` (`a < b` when `strict`) and the constants among its ends.
-fn edge(a: &Term, b: &Term, strict: bool, out: &mut Vec<Edge>, consts: &mut Vec<Const>) {
-    for x in [a, b] {
-        if let Node::Bv(w, v) = x.node() {
-            consts.push((*w, super::sign_extend(*v, *w), x.id()));
+/// Orders the constants of one width among themselves: edges between them.
+fn const_edges(consts: &mut Vec<Const>, out: &mut Vec<Edge>) {
+    consts.sort_unstable();
+    consts.dedup();
+    for pair in consts.windows(2) {
+        if let [(w1, v1, a), (w2, v2, b)] = pair
+            && w1 == w2
+        {
+            out.push((*a, *b, v1 < v2));
         }
     }
-    out.push((a.id(), b.id(), strict));
+}
+
+fn successors(edges: &[Edge]) -> HashMap<u32, Vec<(u32, bool)>> {
+    let mut next: HashMap<u32, Vec<(u32, bool)>> = HashMap::new();
+    for &(a, b, s) in edges {
+        next.entry(a).or_default().push((b, s));
+    }
+    next
 }
 
 /// Whether `base ∧ extra` is unsatisfiable by a strict order cycle through an edge of
@@ -49,27 +85,41 @@ fn edge(a: &Term, b: &Term, strict: bool, out: &mut Vec<Edge>, consts: &mut Vec<
 /// knows to be consistent there, or nothing).
 pub fn refutes(base: &[Term], extra: &[&Term]) -> bool {
     let (mut new, mut consts) = (Vec::new(), Vec::new());
-    extra.iter().for_each(|t| edges(t, &mut new, &mut consts));
+    let mut same = |t: &Term| t.clone();
+    for t in extra {
+        edges(t, &mut same, &mut new, &mut consts);
+    }
     if new.is_empty() {
         return false;
     }
     let mut all = Vec::new();
-    base.iter().for_each(|t| edges(t, &mut all, &mut consts));
-    // Constants of one width are ordered among themselves.
-    consts.sort_unstable();
-    consts.dedup();
-    for pair in consts.windows(2) {
-        if let [(w1, v1, a), (w2, v2, b)] = pair
-            && w1 == w2
-        {
-            all.push((*a, *b, v1 < v2));
+    for t in base {
+        edges(t, &mut same, &mut all, &mut consts);
+    }
+    const_edges(&mut consts, &mut all);
+    all.extend_from_slice(&new);
+    let next = successors(&all);
+    new.iter().any(|&(a, b, s)| reaches(&next, b, a, s))
+}
+
+/// Whether the conjunction `pc` is unsatisfiable by a strict order cycle (or a term said to
+/// differ from itself) once each compared operand is replaced by `resolve`'s term for it,
+/// one the caller knows to be equal to it under `pc`: the branch an if-then-else value takes
+/// where unit propagation decided its condition (`term/propagate.rs`). uber's keys are such
+/// values, `ite(2 == L1.right, L1.key, L2.key)`, which the plain graph cannot see through.
+pub(super) fn refutes_resolved(pc: &[Term], resolve: &mut dyn FnMut(&Term) -> Term) -> bool {
+    let (mut all, mut consts) = (Vec::new(), Vec::new());
+    for t in pc {
+        if !edges(t, resolve, &mut all, &mut consts) {
+            return true;
         }
     }
-    let mut next: HashMap<u32, Vec<(u32, bool)>> = HashMap::new();
-    for &(a, b, s) in all.iter().chain(&new) {
-        next.entry(a).or_default().push((b, s));
+    if !all.iter().any(|e| e.2) {
+        return false;
     }
-    new.iter().any(|&(a, b, s)| reaches(&next, b, a, s))
+    const_edges(&mut consts, &mut all);
+    let next = successors(&all);
+    all.iter().filter(|e| e.2).any(|&(a, b, _)| reaches(&next, b, a, true))
 }
 
 /// Whether `to` is reachable from `from`, through a strict edge unless `strict` already.

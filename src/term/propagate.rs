@@ -1,4 +1,5 @@
-//! Refuting a conjunction of constraints by unit propagation, without a solver.
+//! Refuting a conjunction of constraints by unit propagation (and the order cycles it
+//! uncovers), without a solver.
 //!
 //! Facts are what single constraints force once the facts so far are substituted: `b` and
 //! `!b` for a boolean symbol, `x == v` when the other side of an equality is decided (`r5 ==
@@ -30,9 +31,34 @@ struct Learned {
 /// The bit-vector values each symbol is known to differ from.
 type Unequal = HashSet<(Rc<str>, u64)>;
 
-/// Whether the conjunction of `pc` is unsatisfiable by unit propagation.
+/// Whether the conjunction of `pc` is unsatisfiable by unit propagation, or by a strict
+/// order cycle among its comparisons once the if-then-else values whose conditions the facts
+/// decide are read as the branch they take (`L1.key <= key <= ite(2 == L1.right, L1.key,
+/// L2.key)` with `L2.key < L1.key` and `L1.right` decided to be `3`).
 pub fn refuted_by_propagation(pc: &[Term]) -> bool {
-    Facts::default().propagate(pc)
+    let mut facts = Facts::default();
+    if facts.propagate(pc) {
+        return true;
+    }
+    let mut ev = Evaluator::partial(&facts.values);
+    let unequal = &facts.unequal;
+    super::order::refutes_resolved(pc, &mut |t| taken_branch(&mut ev, unequal, t))
+}
+
+/// `t` with its if-then-else structure resolved as far as the facts decide the conditions.
+fn taken_branch(ev: &mut Evaluator<'_>, unequal: &Unequal, t: &Term) -> Term {
+    let mut t = t.clone();
+    loop {
+        let next = match t.node() {
+            Node::Ite(c, x, y) => match decided(ev, unequal, c) {
+                Some(true) => x.clone(),
+                Some(false) => y.clone(),
+                None => return t,
+            },
+            _ => return t,
+        };
+        t = next;
+    }
 }
 
 /// What propagation knows: symbol values and the values symbols differ from.
@@ -234,11 +260,39 @@ mod tests {
     }
 
     #[test]
-    fn order_facts_are_left_to_the_solver() {
-        // `x < y` and `y < x` contradict, but not by propagation: no symbol is decided.
+    fn order_cycles_are_refuted_through_decided_if_then_else_values() {
+        // uber's `key == ite(2 == L1.right, L1.key, L2.key)` with `L1.key <= key`, and the
+        // P-search's `L1.right -> L2` (3) and `L2.key < L1.key`: a cycle once the value is
+        // read as `L2.key`.
+        let mut p = TermPool::default();
+        let (key, k1, k2, right) = (
+            p.var("key", Sort::Bv(32)),
+            p.var("L1.key", Sort::Bv(32)),
+            p.var("L2.key", Sort::Bv(32)),
+            p.var("L1.right", Sort::Bv(16)),
+        );
+        let (two, three) = (p.bv(16, 2), p.bv(16, 3));
+        let at_l1 = p.eq(&two, &right);
+        let value = p.ite(&at_l1, &k1, &k2);
+        let mut pc = vec![p.sle(&k1, &key), p.sle(&key, &value), p.sle(&value, &key), p.slt(&k2, &k1)];
+        // Without the choice of `L1.right` the value may be `L1.key`: no cycle.
+        assert!(!refuted_by_propagation(&pc));
+        pc.push(p.eq(&right, &three));
+        assert!(refuted_by_propagation(&pc));
+        // A value said to differ from itself once resolved.
+        let ne = p.eq(&value, &k2);
+        let ne = p.not(&ne);
+        assert!(refuted_by_propagation(&[p.eq(&right, &three), ne]));
+    }
+
+    #[test]
+    fn order_cycles_need_no_decided_symbol() {
+        // `x < y` and `y < x` contradict as an order cycle, not by propagation; `x <= y` and
+        // `y <= x` agree.
         let mut p = TermPool::default();
         let (x, y) = (p.var("x", Sort::Bv(32)), p.var("y", Sort::Bv(32)));
-        assert!(!refuted_by_propagation(&[p.slt(&x, &y), p.slt(&y, &x)]));
+        assert!(refuted_by_propagation(&[p.slt(&x, &y), p.slt(&y, &x)]));
+        assert!(!refuted_by_propagation(&[p.sle(&x, &y), p.sle(&y, &x)]));
         // Once both are fixed, the order is evaluated.
         let (one, two) = (p.int(1), p.int(2));
         let pc = [p.slt(&y, &x), p.eq(&x, &one), p.eq(&two, &y)];
