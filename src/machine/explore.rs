@@ -115,6 +115,7 @@ impl<'p, H: HeapStrategy, S: Solver> Machine<'p, H, S> {
             pointwise: false,
             aside: Vec::new(),
             fault_later: None,
+            budget_cut: std::cell::Cell::new(None),
             in_model: None,
             driver: None,
             seen_states: Default::default(),
@@ -210,7 +211,7 @@ impl<'p, H: HeapStrategy, S: Solver> Machine<'p, H, S> {
             tally,
             stats: self.stats.clone(),
             arg_names: info.arg_names,
-            halted,
+            halted: halted.or(self.budget_cut.get()),
         })
     }
 
@@ -225,6 +226,7 @@ impl<'p, H: HeapStrategy, S: Solver> Machine<'p, H, S> {
     /// A state the run stopped before it ended, as a cut trace (no model, no path-condition
     /// text: nothing more is asked of the solver once the budget is spent).
     fn halted_trace(&self, id: usize, st: State<H>, h: Halt) -> Trace {
+        self.budget_cut.set(Some(h));
         let (prefix, path) = self.split_path(st.path);
         Trace {
             id,

@@ -351,6 +351,9 @@ pub struct Machine<'p, H: HeapStrategy, S: Solver> {
     pub(crate) aside: Vec<state::Next<H>>,
     /// An engine fault met while checking a fork, for the run loop to return.
     pub(crate) fault_later: Option<crate::Error>,
+    /// The budget's halt, once a trace has been cut by it: a run whose last pending states
+    /// ended cut by the time limit (in a P-search, say) halted, though its loop ran dry.
+    pub(crate) budget_cut: std::cell::Cell<Option<crate::budget::Halt>>,
     /// Path-condition entries already printed, by term id, with the value names they were
     /// printed with: traces share prefixes, so each entry is printed once.
     pub(crate) printed: (Vec<String>, std::collections::HashMap<u32, std::rc::Rc<str>>),

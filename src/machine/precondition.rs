@@ -99,7 +99,10 @@ impl<H: HeapStrategy, S: Solver> Machine<'_, H, S> {
     pub(super) fn fuse_cut(&self) -> String {
         // A search that gave up because the budget ran out (Z3 interrupted) is cut by it.
         match self.budget.halt() {
-            Some(h) => h.reason(),
+            Some(h) => {
+                self.budget_cut.set(Some(h));
+                h.reason()
+            }
             None => format!("precondition-fuse ({})", self.config.bounds.precondition_fuse),
         }
     }
