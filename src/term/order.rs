@@ -19,44 +19,32 @@ type Const = (u32, i64, u32);
 /// between their operands as `resolve` gives them. `consts` collects the constants they
 /// compare. `false` when a conjunct denies that a term equals itself (`!(a == a)`).
 fn edges(t: &Term, resolve: &mut dyn FnMut(&Term) -> Term, out: &mut Vec<Edge>, consts: &mut Vec<Const>) -> bool {
-    let mut edge = |a: &Term, b: &Term, strict: bool, out: &mut Vec<Edge>| {
-        let (a, b) = (resolve(a), resolve(b));
-        for x in [&a, &b] {
-            if let Node::Bv(w, v) = x.node() {
-                consts.push((*w, super::sign_extend(*v, *w), x.id()));
-            }
-        }
-        out.push((a.id(), b.id(), strict));
-    };
-    match t.node() {
-        Node::And(xs) => xs.iter().all(|x| edges(x, resolve, out, consts)),
-        Node::Cmp(BvCmp::Slt, a, b) => {
-            edge(a, b, true, out);
-            true
-        }
-        Node::Cmp(BvCmp::Sle, a, b) => {
-            edge(a, b, false, out);
-            true
-        }
-        Node::Eq(a, b) if matches!(a.sort(), Sort::Bv(_)) => {
-            edge(a, b, false, out);
-            edge(b, a, false, out);
-            true
-        }
+    let bv = |a: &Term| matches!(a.sort(), Sort::Bv(_));
+    // `a <= b` (`a < b` when strict), and `b <= a` too for an equality.
+    let (a, b, strict, both) = match t.node() {
+        Node::And(xs) => return xs.iter().all(|x| edges(x, resolve, out, consts)),
+        Node::Cmp(BvCmp::Slt, a, b) => (a, b, true, false),
+        Node::Cmp(BvCmp::Sle, a, b) => (a, b, false, false),
+        Node::Eq(a, b) if bv(a) => (a, b, false, true),
         Node::Not(x) => match x.node() {
-            Node::Cmp(BvCmp::Slt, a, b) => {
-                edge(b, a, false, out);
-                true
-            }
-            Node::Cmp(BvCmp::Sle, a, b) => {
-                edge(b, a, true, out);
-                true
-            }
-            Node::Eq(a, b) if matches!(a.sort(), Sort::Bv(_)) => resolve(a).id() != resolve(b).id(),
-            _ => true,
+            Node::Cmp(BvCmp::Slt, a, b) => (b, a, false, false),
+            Node::Cmp(BvCmp::Sle, a, b) => (b, a, true, false),
+            Node::Eq(a, b) if bv(a) => return resolve(a).id() != resolve(b).id(),
+            _ => return true,
         },
-        _ => true,
+        _ => return true,
+    };
+    let (a, b) = (resolve(a), resolve(b));
+    for x in [&a, &b] {
+        if let Node::Bv(w, v) = x.node() {
+            consts.push((*w, super::sign_extend(*v, *w), x.id()));
+        }
     }
+    out.push((a.id(), b.id(), strict));
+    if both {
+        out.push((b.id(), a.id(), false));
+    }
+    true
 }
 
 /// Orders the constants of one width among themselves: edges between them.
