@@ -303,13 +303,12 @@ pub trait HeapStrategy {
     /// The input heap as the run found it: every input object's fields as they were before
     /// the run wrote them (read ones hold their initial value, the others are not yet read),
     /// so that a precondition can be run on the input of a state the method has changed.
-    /// Later reads materialize as usual (their names continue the state's). `pointwise`: a
-    /// read, write or comparison through a reference with several possible targets forks
-    /// one alternative per target (uber, and POSE through a symbol that may alias earlier
-    /// ones: P-searches that settle a fork run like lazy initialization); off for the
-    /// search that gives a test its input, whose model then chooses among all shapes the
-    /// preferences like best. Strategies that materialize always read pointwise.
-    fn input_view(&self, cx: &mut Ctx<'_>, heap: &Self::Heap, pointwise: bool) -> Result<Self::Heap>;
+    /// Later reads materialize as usual (their names continue the state's). The view is
+    /// *pointwise*: a read, write or comparison through a reference with several possible
+    /// targets forks one alternative per target (uber, and POSE through a symbol that may
+    /// alias earlier ones), so that a P-search runs like lazy initialization. Strategies
+    /// that materialize always read pointwise.
+    fn input_view(&self, cx: &mut Ctx<'_>, heap: &Self::Heap) -> Result<Self::Heap>;
 
     /// Soft constraints for the model of a finished trace, most wanted first (see
     /// [`concrete::preferences`]): distinct non-null input objects where the path leaves the

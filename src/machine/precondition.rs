@@ -146,7 +146,7 @@ impl<H: HeapStrategy, S: Solver> Machine<'_, H, S> {
         let fuse = self.config.bounds.precondition_fuse.max(1);
         let mut limit = (FIRST_DEPTH_PER_OBJECT * (self.config.bounds.max_objects + 1)).min(fuse);
         let mut search = PSearch {
-            work: vec![self.p_start(st, pin)?],
+            work: vec![self.p_start(st)?],
             parked: Vec::new(),
             steps: 0,
             // The model the search follows: the hint, then the last one a check gave.
@@ -157,9 +157,10 @@ impl<H: HeapStrategy, S: Solver> Machine<'_, H, S> {
         };
         loop {
             let deferring = std::mem::replace(&mut self.deferring, true);
-            // The search for a test's input reads the input view whole: its model picks
-            // among all shapes.
-            let pointwise = std::mem::replace(&mut self.pointwise, !pin);
+            // Every P-search reads pointwise, the search for a test's input too: on the
+            // whole input view its queries grew with the scope (uber's BinarySearchTree
+            // #remove at scope 5: one input search of 16 s, 0.5 s per query).
+            let pointwise = std::mem::replace(&mut self.pointwise, true);
             let r = self.p_search_within(&mut search, (limit < fuse).then_some(limit), pin);
             self.deferring = deferring;
             self.pointwise = pointwise;
@@ -175,13 +176,13 @@ impl<H: HeapStrategy, S: Solver> Machine<'_, H, S> {
     }
 
     /// The state P starts in: its frame on the receiver, on the input view of `st`.
-    fn p_start(&mut self, st: &State<H>, pin: bool) -> Result<State<H>> {
+    fn p_start(&mut self, st: &State<H>) -> Result<State<H>> {
         let pm = self.oracle().ok_or_else(|| self.fault(st, "a P-search without a precondition"))?;
         let body = self.program.body(pm)?.ok_or_else(|| {
             Error::Usage(format!("the precondition {} was not lowered", self.program.table.method_display(pm)))
         })?;
         let recv = st.args.first().cloned().ok_or_else(|| self.fault(st, "a precondition without a receiver"))?;
-        let heap = self.strategy.input_view(super::control::cx!(self), &st.heap, !pin)?;
+        let heap = self.strategy.input_view(super::control::cx!(self), &st.heap)?;
         let mut frame = Frame::new(pm, body, FrameKind::Precondition);
         frame.set(LocalId(0), recv);
         Ok(State {

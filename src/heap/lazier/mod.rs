@@ -269,7 +269,7 @@ impl HeapStrategy for Lazier {
         true
     }
 
-    fn input_view(&self, _cx: &mut Ctx<'_>, heap: &LazyHeap, _pointwise: bool) -> Result<LazyHeap> {
+    fn input_view(&self, _cx: &mut Ctx<'_>, heap: &LazyHeap) -> Result<LazyHeap> {
         Ok(ops::input_view(heap))
     }
 

@@ -656,9 +656,9 @@ impl HeapStrategy for Pose {
         concrete::concretize(cx, heap, model, values, roots)
     }
 
-    fn input_view(&self, cx: &mut Ctx<'_>, heap: &PoseHeap, pointwise: bool) -> Result<PoseHeap> {
+    fn input_view(&self, cx: &mut Ctx<'_>, heap: &PoseHeap) -> Result<PoseHeap> {
         let mut h = heap.clone();
-        h.pointwise = pointwise;
+        h.pointwise = true;
         for log in h.logs.values_mut() {
             log.writes.clear();
         }

@@ -159,7 +159,7 @@ pub struct UberHeap {
     /// The existence summary: element `#l` is 1 exactly when input location `l` exists, so
     /// "an alias needs an existing location" is one constraint per initialization.
     pub existence: Option<Term>,
-    /// Set on the input view of a P-search that settles a fork: a read, write or reference
+    /// Set on the input view of a P-search: a read, write or reference
     /// comparison through a reference with several targets forks one alternative per
     /// target, as lazy initialization does, instead of reading a value set. A precondition
     /// walks the whole input, and on the fully symbolic heap each of its steps compares
@@ -753,9 +753,9 @@ impl HeapStrategy for Uber {
         concrete::concretize(cx, heap, model, values, roots)
     }
 
-    fn input_view(&self, cx: &mut Ctx<'_>, heap: &UberHeap, pointwise: bool) -> Result<UberHeap> {
+    fn input_view(&self, cx: &mut Ctx<'_>, heap: &UberHeap) -> Result<UberHeap> {
         let mut h = heap.input_view(cx)?;
-        h.pointwise = pointwise;
+        h.pointwise = true;
         Ok(h)
     }
 

@@ -12,7 +12,7 @@ import uberlazy.runtime.Heap;
  */
 public class DoublyLinkedList_addFirstTest {
     /**
-     * Input: this = o0 (DoublyLinkedList, reaches 3 DllNode), key = 1.
+     * Input: this = o0 (DoublyLinkedList, reaches 2 DllNode), key = 2.
      * Path: no decision.
      * Outcome: returns normally.
      */
@@ -21,31 +21,25 @@ public class DoublyLinkedList_addFirstTest {
         sir.DoublyLinkedList o0 = Heap.alloc(sir.DoublyLinkedList.class);
         sir.DllNode o1 = Heap.alloc(sir.DllNode.class);
         sir.DllNode o2 = Heap.alloc(sir.DllNode.class);
-        sir.DllNode o3 = Heap.alloc(sir.DllNode.class);
         Heap.set(o0, "sir.DoublyLinkedList.header", o1);
-        Heap.set(o0, "sir.DoublyLinkedList.size", 2);
+        Heap.set(o0, "sir.DoublyLinkedList.size", 1);
         Heap.set(o1, "sir.DllNode.next", o2);
-        Heap.set(o1, "sir.DllNode.prev", o3);
-        Heap.set(o2, "sir.DllNode.next", o3);
+        Heap.set(o1, "sir.DllNode.prev", o2);
+        Heap.set(o2, "sir.DllNode.next", o1);
         Heap.set(o2, "sir.DllNode.prev", o1);
-        Heap.set(o3, "sir.DllNode.next", o1);
-        Heap.set(o3, "sir.DllNode.prev", o2);
         assertTrue(o0.repOK(), "precondition repOK() holds on the input");
-        o0.addFirst(1);
+        o0.addFirst(2);
         assertSame(o1, Heap.get(o0, "sir.DoublyLinkedList.header"));
-        assertEquals(3, Heap.get(o0, "sir.DoublyLinkedList.size"));
+        assertEquals(2, Heap.get(o0, "sir.DoublyLinkedList.size"));
         assertEquals(0, Heap.get(o1, "sir.DllNode.key"));
         Object n1 = Heap.get(o1, "sir.DllNode.next");
-        assertTrue(Heap.isNew(n1, "sir.DllNode", o0, o1, o2, o3), "n1 is a new sir.DllNode");
-        assertSame(o3, Heap.get(o1, "sir.DllNode.prev"));
-        assertEquals(1, Heap.get(n1, "sir.DllNode.key"));
+        assertTrue(Heap.isNew(n1, "sir.DllNode", o0, o1, o2), "n1 is a new sir.DllNode");
+        assertSame(o2, Heap.get(o1, "sir.DllNode.prev"));
+        assertEquals(2, Heap.get(n1, "sir.DllNode.key"));
         assertSame(o2, Heap.get(n1, "sir.DllNode.next"));
         assertSame(o1, Heap.get(n1, "sir.DllNode.prev"));
         assertEquals(0, Heap.get(o2, "sir.DllNode.key"));
-        assertSame(o3, Heap.get(o2, "sir.DllNode.next"));
+        assertSame(o1, Heap.get(o2, "sir.DllNode.next"));
         assertSame(n1, Heap.get(o2, "sir.DllNode.prev"));
-        assertEquals(0, Heap.get(o3, "sir.DllNode.key"));
-        assertSame(o1, Heap.get(o3, "sir.DllNode.next"));
-        assertSame(o2, Heap.get(o3, "sir.DllNode.prev"));
     }
 }
