@@ -66,10 +66,10 @@ impl<H: HeapStrategy, S: Solver> Machine<'_, H, S> {
         if extra.iter().any(denied) || crate::term::refutes(&st.pc, &extra) { Some(Feasible::No) } else { None }
     }
 
-    /// [`Machine::feasible`] outside a P-search; inside one (`deferring`), the plain verdict
+    /// [`Machine::feasible`] outside a P-search; inside one (`in_p_search`), the plain verdict
     /// or `Yes` with the state to be marked unchecked (the second value).
     fn feasible_or_defer(&mut self, st: &State<H>, extra: &[Term]) -> (Feasible, bool) {
-        if !self.deferring {
+        if !self.in_p_search {
             return (self.feasible(st, extra), false);
         }
         match Self::plainly(st, extra) {
@@ -569,7 +569,7 @@ impl<H: HeapStrategy, S: Solver> Machine<'_, H, S> {
     /// rules out (an alias a precondition's ordering excludes): their fields would count
     /// as objects and be carried along.
     pub(super) fn prune_locations(&mut self, mut st: State<H>, r: &H::Ref, f: FieldId) -> State<H> {
-        if self.pointwise {
+        if self.in_p_search {
             // A P-search reads through each location on a side of its own (a pointwise heap).
             return st;
         }

@@ -337,15 +337,14 @@ pub struct Machine<'p, H: HeapStrategy, S: Solver> {
     pub(crate) entry: Option<MethodId>,
     /// The declared types of the entry's arguments (receiver first).
     pub(crate) arg_types: Vec<crate::classfile::JType>,
-    /// Inside a P-search: a fork keeps every side the path condition does not plainly rule
+    /// Inside a P-search. A fork keeps every side the path condition does not plainly rule
     /// out and marks it `unchecked`; the search runs sides in the order its last model
     /// favours and asks the solver about a side only when it forks again (a side that
     /// returns true is checked by the final check, one that returns false or throws never
-    /// is), so the sides a witness never needs are never checked.
-    pub(crate) deferring: bool,
-    /// Inside a P-search on a pointwise input view ([`HeapStrategy::input_view`]), which
-    /// reads through each location on a side of its own.
-    pub(crate) pointwise: bool,
+    /// is), so the sides a witness never needs are never checked. The input view is
+    /// pointwise ([`HeapStrategy::input_view`]): it reads through each location on a side
+    /// of its own, so no locations are pruned before a read.
+    pub(crate) in_p_search: bool,
     /// States the oracle ended while checking a fork (cut by `precondition-fuse`), for the
     /// run loop to report.
     pub(crate) aside: Vec<state::Next<H>>,

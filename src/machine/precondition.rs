@@ -156,14 +156,12 @@ impl<H: HeapStrategy, S: Solver> Machine<'_, H, S> {
             follow: !(pin && hint.is_some()),
         };
         loop {
-            let deferring = std::mem::replace(&mut self.deferring, true);
             // Every P-search reads pointwise, the search for a test's input too: on the
             // whole input view its queries grew with the scope (uber's BinarySearchTree
             // #remove at scope 5: one input search of 16 s, 0.5 s per query).
-            let pointwise = std::mem::replace(&mut self.pointwise, true);
+            let outer = std::mem::replace(&mut self.in_p_search, true);
             let r = self.p_search_within(&mut search, (limit < fuse).then_some(limit), pin);
-            self.deferring = deferring;
-            self.pointwise = pointwise;
+            self.in_p_search = outer;
             match r? {
                 Search::None if !search.parked.is_empty() => {
                     limit = limit.saturating_mul(4).min(fuse);

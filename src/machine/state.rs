@@ -110,7 +110,7 @@ pub struct State<H: HeapStrategy> {
     pub witness: Option<Rc<super::precondition::Witness>>,
     /// How much of `pc` the witness is known to satisfy.
     pub witness_upto: usize,
-    /// Forked inside a P-search without a feasibility check (see `Machine::deferring`): the
+    /// Forked inside a P-search without a feasibility check (see `Machine::in_p_search`): the
     /// search checks the path condition when the state forks again or returns true.
     pub unchecked: bool,
 }
