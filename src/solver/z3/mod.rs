@@ -124,8 +124,11 @@ const DROP_ONE_ROUNDS: usize = 24;
 /// An incremental Z3 solver over our terms.
 pub struct Z3Solver {
     solver: z3::Solver,
-    /// The constraints currently asserted, one push level each.
+    /// The constraints currently asserted.
     asserted: Vec<Term>,
+    /// Where in `asserted` each push level starts (Z3 preprocesses what a level asserts
+    /// at the next push, and that costs about as much per push as per constraint).
+    scopes: Vec<usize>,
     /// Translation cache, by term id.
     cache: HashMap<u32, Dynamic>,
     /// Scalar symbols translated so far, for model extraction.
@@ -173,6 +176,7 @@ impl Z3Solver {
             floats: (false, false),
             solver,
             asserted: Vec::new(),
+            scopes: Vec::new(),
             cache: HashMap::new(),
             vars: Vec::new(),
             var_index: HashMap::new(),
@@ -208,29 +212,49 @@ impl Z3Solver {
         self.floats.1 = true;
         let solver = z3::Solver::new();
         solver.set_params(&Self::params(self.timeout_ms, self.watch.is_none()));
-        for t in &self.asserted {
+        let ends = self.scopes.iter().skip(1).copied().chain(std::iter::once(self.asserted.len()));
+        for (start, end) in self.scopes.iter().copied().zip(ends) {
             solver.push();
-            solver.assert(self.gb(t));
+            for t in self.asserted.get(start..end).unwrap_or_default() {
+                solver.assert(self.gb(t));
+            }
         }
         self.solver = solver;
         self.pinned = None;
     }
 
-    /// Makes the asserted stack equal to `pc`, popping and pushing only the difference.
+    /// Makes the asserted stack equal to `pc`, popping and pushing only the difference:
+    /// the new constraints go in one push level, and the common ones a popped level held
+    /// go back in a level of their own (a sibling query then pops only the last level).
     fn sync(&mut self, pc: &[Term]) {
         let common = super::common_prefix(&self.asserted, pc);
-        let extra = self.asserted.len() - common;
-        if extra > 0 {
-            self.solver.pop(extra as u32);
-            self.asserted.truncate(common);
+        let mut pops = 0;
+        while self.asserted.len() > common {
+            let start = self.scopes.pop().unwrap_or(0);
+            self.asserted.truncate(start);
+            pops += 1;
         }
-        for t in &pc[common..] {
-            let b = self.boolean(t);
-            self.with_floats();
-            self.solver.push();
-            self.solver.assert(&b);
-            self.asserted.push(t.clone());
+        if pops > 0 {
+            self.solver.pop(pops);
         }
+        let kept = self.asserted.len();
+        self.push_level(pc.get(kept..common).unwrap_or_default());
+        self.push_level(pc.get(common..).unwrap_or_default());
+    }
+
+    /// Asserts `ts` in a new push level (none when `ts` is empty).
+    fn push_level(&mut self, ts: &[Term]) {
+        if ts.is_empty() {
+            return;
+        }
+        let bs: Vec<Bool> = ts.iter().map(|t| self.boolean(t)).collect();
+        self.with_floats();
+        self.scopes.push(self.asserted.len());
+        self.solver.push();
+        for b in &bs {
+            self.solver.assert(b);
+        }
+        self.asserted.extend_from_slice(ts);
     }
 
     fn run(&mut self) -> ZSat {

@@ -23,24 +23,24 @@ public class Floats_bitsTest {
     }
 
     /**
-     * Input: f = 1.0f, d = 0.0.
+     * Input: f = 16.0f, d = 0.0.
      * Path: line 59 false; line 60 false; line 61 false; line 62 true.
      * Outcome: returns 3.
      */
     @Test
     public void trace1_returns() throws Throwable {
-        int result = ops.Floats.bits(1.0f, 0.0);
+        int result = ops.Floats.bits(16.0f, 0.0);
         assertEquals(3, result);
     }
 
     /**
-     * Input: f = 16.0f, d = -3.0.
+     * Input: f = 16.0f, d = -12.0.
      * Path: line 59 false; line 60 false; line 61 true.
      * Outcome: returns 2.
      */
     @Test
     public void trace2_returns() throws Throwable {
-        int result = ops.Floats.bits(16.0f, -3.0);
+        int result = ops.Floats.bits(16.0f, -12.0);
         assertEquals(2, result);
     }
 

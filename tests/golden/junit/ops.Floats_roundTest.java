@@ -12,35 +12,35 @@ import uberlazy.runtime.Heap;
  */
 public class Floats_roundTest {
     /**
-     * Input: f = 2.0f.
+     * Input: f = 14.0f.
      * Path: line 34 false; line 35 false.
-     * Outcome: returns 2.
+     * Outcome: returns 14.
      */
     @Test
     public void trace0_returns() throws Throwable {
-        int result = ops.Floats.round(2.0f);
-        assertEquals(2, result);
+        int result = ops.Floats.round(14.0f);
+        assertEquals(14, result);
     }
 
     /**
-     * Input: f = 1.9998779f.
+     * Input: f = 1114112.5f.
      * Path: line 34 false; line 35 true.
-     * Outcome: returns 2.
+     * Outcome: returns 1114113.
      */
     @Test
     public void trace1_returns() throws Throwable {
-        int result = ops.Floats.round(1.9998779f);
-        assertEquals(2, result);
+        int result = ops.Floats.round(1114112.5f);
+        assertEquals(1114113, result);
     }
 
     /**
-     * Input: f = 2691694600.0f.
+     * Input: f = 2147485700.0f.
      * Path: line 34 true.
      * Outcome: returns -1.
      */
     @Test
     public void trace2_returns() throws Throwable {
-        int result = ops.Floats.round(2691694600.0f);
+        int result = ops.Floats.round(2147485700.0f);
         assertEquals(-1, result);
     }
 }

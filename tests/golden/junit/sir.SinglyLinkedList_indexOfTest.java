@@ -44,16 +44,16 @@ public class SinglyLinkedList_indexOfTest {
     }
 
     /**
-     * Input: new SinglyLinkedList(), then addFirst(3), addFirst(10); called with 2.
+     * Input: new SinglyLinkedList(), then addFirst(8), addFirst(10); called with 9.
      * Path: (line 49 true; line 50 false) 2 times; line 49 false.
      * Outcome: returns -1.
      */
     @Test
     public void trace3_returns() throws Throwable {
         sir.SinglyLinkedList r = new sir.SinglyLinkedList();
-        r.addFirst(3);
+        r.addFirst(8);
         r.addFirst(10);
-        int result = r.indexOf(2);
+        int result = r.indexOf(9);
         assertEquals(-1, result);
         Object n1 = Heap.get(r, "sir.SinglyLinkedList.head");
         assertTrue(Heap.isNew(n1, "sir.SllNode", r), "n1 is a new sir.SllNode");
@@ -61,29 +61,29 @@ public class SinglyLinkedList_indexOfTest {
         assertEquals(10, Heap.get(n1, "sir.SllNode.key"));
         Object n2 = Heap.get(n1, "sir.SllNode.next");
         assertTrue(Heap.isNew(n2, "sir.SllNode", r, n1), "n2 is a new sir.SllNode");
-        assertEquals(3, Heap.get(n2, "sir.SllNode.key"));
+        assertEquals(8, Heap.get(n2, "sir.SllNode.key"));
         assertNull(Heap.get(n2, "sir.SllNode.next"));
     }
 
     /**
-     * Input: new SinglyLinkedList(), then addFirst(2), addFirst(10); called with 2.
+     * Input: new SinglyLinkedList(), then addFirst(3), addFirst(2); called with 3.
      * Path: line 49 true; line 50 false; line 49 true; line 50 true.
      * Outcome: returns 1.
      */
     @Test
     public void trace4_returns() throws Throwable {
         sir.SinglyLinkedList r = new sir.SinglyLinkedList();
+        r.addFirst(3);
         r.addFirst(2);
-        r.addFirst(10);
-        int result = r.indexOf(2);
+        int result = r.indexOf(3);
         assertEquals(1, result);
         Object n1 = Heap.get(r, "sir.SinglyLinkedList.head");
         assertTrue(Heap.isNew(n1, "sir.SllNode", r), "n1 is a new sir.SllNode");
         assertEquals(2, Heap.get(r, "sir.SinglyLinkedList.size"));
-        assertEquals(10, Heap.get(n1, "sir.SllNode.key"));
+        assertEquals(2, Heap.get(n1, "sir.SllNode.key"));
         Object n2 = Heap.get(n1, "sir.SllNode.next");
         assertTrue(Heap.isNew(n2, "sir.SllNode", r, n1), "n2 is a new sir.SllNode");
-        assertEquals(2, Heap.get(n2, "sir.SllNode.key"));
+        assertEquals(3, Heap.get(n2, "sir.SllNode.key"));
         assertNull(Heap.get(n2, "sir.SllNode.next"));
     }
 
@@ -110,43 +110,43 @@ public class SinglyLinkedList_indexOfTest {
     }
 
     /**
-     * Input: new SinglyLinkedList(), then addFirst(3), addFirst(6), addFirst(10); called with 2.
+     * Input: new SinglyLinkedList(), then addFirst(8), addFirst(10), addFirst(2); called with 9.
      * Path: (line 49 true; line 50 false) 3 times; line 49 false.
      * Outcome: returns -1.
      */
     @Test
     public void trace6_returns() throws Throwable {
         sir.SinglyLinkedList r = new sir.SinglyLinkedList();
-        r.addFirst(3);
-        r.addFirst(6);
+        r.addFirst(8);
         r.addFirst(10);
-        int result = r.indexOf(2);
+        r.addFirst(2);
+        int result = r.indexOf(9);
         assertEquals(-1, result);
         Object n1 = Heap.get(r, "sir.SinglyLinkedList.head");
         assertTrue(Heap.isNew(n1, "sir.SllNode", r), "n1 is a new sir.SllNode");
         assertEquals(3, Heap.get(r, "sir.SinglyLinkedList.size"));
-        assertEquals(10, Heap.get(n1, "sir.SllNode.key"));
+        assertEquals(2, Heap.get(n1, "sir.SllNode.key"));
         Object n2 = Heap.get(n1, "sir.SllNode.next");
         assertTrue(Heap.isNew(n2, "sir.SllNode", r, n1), "n2 is a new sir.SllNode");
-        assertEquals(6, Heap.get(n2, "sir.SllNode.key"));
+        assertEquals(10, Heap.get(n2, "sir.SllNode.key"));
         Object n3 = Heap.get(n2, "sir.SllNode.next");
         assertTrue(Heap.isNew(n3, "sir.SllNode", r, n1, n2), "n3 is a new sir.SllNode");
-        assertEquals(3, Heap.get(n3, "sir.SllNode.key"));
+        assertEquals(8, Heap.get(n3, "sir.SllNode.key"));
         assertNull(Heap.get(n3, "sir.SllNode.next"));
     }
 
     /**
-     * Input: new SinglyLinkedList(), then addFirst(2), addFirst(6), addFirst(10); called with 2.
+     * Input: new SinglyLinkedList(), then addFirst(11), addFirst(8), addFirst(10); called with 11.
      * Path: (line 49 true; line 50 false) 2 times; line 49 true; line 50 true.
      * Outcome: returns 2.
      */
     @Test
     public void trace7_returns() throws Throwable {
         sir.SinglyLinkedList r = new sir.SinglyLinkedList();
-        r.addFirst(2);
-        r.addFirst(6);
+        r.addFirst(11);
+        r.addFirst(8);
         r.addFirst(10);
-        int result = r.indexOf(2);
+        int result = r.indexOf(11);
         assertEquals(2, result);
         Object n1 = Heap.get(r, "sir.SinglyLinkedList.head");
         assertTrue(Heap.isNew(n1, "sir.SllNode", r), "n1 is a new sir.SllNode");
@@ -154,10 +154,10 @@ public class SinglyLinkedList_indexOfTest {
         assertEquals(10, Heap.get(n1, "sir.SllNode.key"));
         Object n2 = Heap.get(n1, "sir.SllNode.next");
         assertTrue(Heap.isNew(n2, "sir.SllNode", r, n1), "n2 is a new sir.SllNode");
-        assertEquals(6, Heap.get(n2, "sir.SllNode.key"));
+        assertEquals(8, Heap.get(n2, "sir.SllNode.key"));
         Object n3 = Heap.get(n2, "sir.SllNode.next");
         assertTrue(Heap.isNew(n3, "sir.SllNode", r, n1, n2), "n3 is a new sir.SllNode");
-        assertEquals(2, Heap.get(n3, "sir.SllNode.key"));
+        assertEquals(11, Heap.get(n3, "sir.SllNode.key"));
         assertNull(Heap.get(n3, "sir.SllNode.next"));
     }
 }

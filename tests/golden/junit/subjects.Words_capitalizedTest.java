@@ -35,37 +35,37 @@ public class Words_capitalizedTest {
     }
 
     /**
-     * Input: w = o0 ("@uepqdia").
+     * Input: w = o0 ("@").
      * Path: line 34 true, then false.
      * Outcome: returns false.
      */
     @Test
     public void trace2_returns() throws Throwable {
-        String o0 = "@uepqdia";
+        String o0 = "@";
         boolean result = subjects.Words.capitalized(o0);
         assertEquals(false, result);
     }
 
     /**
-     * Input: w = o0 ("cuepqdia").
+     * Input: w = o0 ("d").
      * Path: line 34 true twice, then false.
      * Outcome: returns false.
      */
     @Test
     public void trace3_returns() throws Throwable {
-        String o0 = "cuepqdia";
+        String o0 = "d";
         boolean result = subjects.Words.capitalized(o0);
         assertEquals(false, result);
     }
 
     /**
-     * Input: w = o0 ("Auepqdia").
+     * Input: w = o0 ("D").
      * Path: line 34 true 3 times.
      * Outcome: returns true.
      */
     @Test
     public void trace4_returns() throws Throwable {
-        String o0 = "Auepqdia";
+        String o0 = "D";
         boolean result = subjects.Words.capitalized(o0);
         assertEquals(true, result);
     }
