@@ -5,7 +5,11 @@
 //! `!b` for a boolean symbol, `x == v` when the other side of an equality is decided (`r5 ==
 //! ite(2 == L1.right, L1.right, L2.right)` once `L1.right` and `L2.right` are known), `x != c`,
 //! the one undecided part of a clause, and what the other side of an equivalence must be when
-//! one side is decided (`L5.exists <=> (L2.exists && L2.parent == 6)`). A constraint the facts make false, or two facts
+//! one side is decided (`L5.exists <=> (L2.exists && L2.parent == 6)`), and the truth of an
+//! equality between two undecided terms once their if-then-else values are read as the
+//! branch the facts take (POSE's `this.root.right != ite(this.root == this.root.right,
+//! this.root.right, this.root.right.right)` with `this.root != this.root.right` says
+//! `this.root.right != this.root.right.right`). A constraint the facts make false, or two facts
 //! that disagree, refute the whole conjunction. Sound, not complete: `false` only means that
 //! propagation found no contradiction (the solver decides).
 //!
@@ -13,7 +17,7 @@
 //! (a precondition's choice of a field's target that the path condition's value sets rule
 //! out) without Z3.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::rc::Rc;
 
 use super::{Assignment, Evaluator, Node, Term, Val};
@@ -26,10 +30,21 @@ const ROUNDS: usize = 16;
 struct Learned {
     equal: Vec<(Rc<str>, Val)>,
     unequal: Vec<(Rc<str>, u64)>,
+    atoms: Vec<((u32, u32), bool)>,
 }
 
 /// The bit-vector values each symbol is known to differ from.
 type Unequal = HashSet<(Rc<str>, u64)>;
+
+/// The truth of equalities between two undecided terms, by their ids (the smaller first).
+type Atoms = HashMap<(u32, u32), bool>;
+
+/// What the facts say besides symbol values: the values symbols differ from, and equalities.
+#[derive(Clone, Copy)]
+struct Known<'a> {
+    unequal: &'a Unequal,
+    atoms: &'a Atoms,
+}
 
 /// Whether the conjunction of `pc` is unsatisfiable by unit propagation, or by a strict
 /// order cycle among its comparisons once the if-then-else values whose conditions the facts
@@ -41,16 +56,16 @@ pub fn refuted_by_propagation(pc: &[Term]) -> bool {
         return true;
     }
     let mut ev = Evaluator::partial(&facts.values);
-    let unequal = &facts.unequal;
-    super::order::refutes_resolved(pc, &mut |t| taken_branch(&mut ev, unequal, t))
+    let known = Known { unequal: &facts.unequal, atoms: &facts.atoms };
+    super::order::refutes_resolved(pc, &mut |t| taken_branch(&mut ev, known, t))
 }
 
 /// `t` with its if-then-else structure resolved as far as the facts decide the conditions.
-fn taken_branch(ev: &mut Evaluator<'_>, unequal: &Unequal, t: &Term) -> Term {
+fn taken_branch(ev: &mut Evaluator<'_>, known: Known<'_>, t: &Term) -> Term {
     let mut t = t.clone();
     loop {
         let next = match t.node() {
-            Node::Ite(c, x, y) => match decided(ev, unequal, c) {
+            Node::Ite(c, x, y) => match decided(ev, known, c) {
                 Some(true) => x.clone(),
                 Some(false) => y.clone(),
                 None => return t,
@@ -66,6 +81,7 @@ fn taken_branch(ev: &mut Evaluator<'_>, unequal: &Unequal, t: &Term) -> Term {
 struct Facts {
     values: Assignment,
     unequal: Unequal,
+    atoms: Atoms,
 }
 
 impl Facts {
@@ -75,11 +91,12 @@ impl Facts {
             let mut learned = Learned::default();
             {
                 let mut ev = Evaluator::partial(&self.values);
+                let known = Known { unequal: &self.unequal, atoms: &self.atoms };
                 for t in pc {
-                    match decided(&mut ev, &self.unequal, t) {
+                    match decided(&mut ev, known, t) {
                         Some(false) => return true,
                         Some(true) => {}
-                        None => force(&mut ev, &self.unequal, t, true, &mut learned),
+                        None => force(&mut ev, known, t, true, &mut learned),
                     }
                 }
             }
@@ -116,26 +133,60 @@ impl Facts {
             }
             grew |= self.unequal.insert((name, v));
         }
+        for (key, v) in learned.atoms {
+            match self.atoms.insert(key, v) {
+                Some(old) if old != v => return None,
+                Some(_) => {}
+                None => grew = true,
+            }
+        }
         Some(grew)
     }
 }
 
-/// The truth of `t` under the facts: evaluated, or an equality of a symbol with a value the
-/// symbol is known to differ from.
-fn decided(ev: &mut Evaluator<'_>, unequal: &Unequal, t: &Term) -> Option<bool> {
+/// The truth of `t` under the facts: evaluated, an equality of a symbol with a value the
+/// symbol is known to differ from, or an equality whose sides, read as the branches the facts
+/// take, are one term, two values, or an equality already known.
+fn decided(ev: &mut Evaluator<'_>, known: Known<'_>, t: &Term) -> Option<bool> {
     match ev.eval(t) {
         Some(Val::Bool(b)) => return Some(b),
         Some(_) => return None,
         None => {}
     }
     match t.node() {
-        Node::Eq(a, b) => match symbol_and_value(ev, a, b) {
-            Some((name, Val::Bv(v))) if unequal.contains(&(name.clone(), v)) => Some(false),
-            _ => None,
-        },
-        Node::Not(a) => decided(ev, unequal, a).map(|b| !b),
+        Node::Eq(a, b) => {
+            if differs(ev, known, a, b) {
+                return Some(false);
+            }
+            let (x, y) = (taken_branch(ev, known, a), taken_branch(ev, known, b));
+            if x == y {
+                return Some(true);
+            }
+            if let (Some(p), Some(q)) = (ev.eval(&x), ev.eval(&y)) {
+                return Some(p == q);
+            }
+            if differs(ev, known, &x, &y) {
+                return Some(false);
+            }
+            // With one side decided, `force` learns what the other must be.
+            if ev.eval(&x).is_some() || ev.eval(&y).is_some() {
+                return None;
+            }
+            known.atoms.get(&atom(&x, &y)).copied()
+        }
+        Node::Not(a) => decided(ev, known, a).map(|b| !b),
         _ => None,
     }
+}
+
+/// Whether one side is a symbol known to differ from the value of the other.
+fn differs(ev: &mut Evaluator<'_>, known: Known<'_>, a: &Term, b: &Term) -> bool {
+    matches!(symbol_and_value(ev, a, b), Some((name, Val::Bv(v))) if known.unequal.contains(&(name.clone(), v)))
+}
+
+/// The key of an equality between two terms.
+fn atom(x: &Term, y: &Term) -> (u32, u32) {
+    (x.id().min(y.id()), x.id().max(y.id()))
 }
 
 /// `(x, v)` when one side of an equality is an undecided symbol `x` and the other the value `v`.
@@ -152,18 +203,18 @@ fn symbol_and_value(ev: &mut Evaluator<'_>, a: &Term, b: &Term) -> Option<(Rc<st
 }
 
 /// The facts that `t` being `want` forces, given what `ev` knows.
-fn force(ev: &mut Evaluator<'_>, unequal: &Unequal, t: &Term, want: bool, out: &mut Learned) {
+fn force(ev: &mut Evaluator<'_>, known: Known<'_>, t: &Term, want: bool, out: &mut Learned) {
     match t.node() {
         Node::Var(name, _) => out.equal.push((name.clone(), Val::Bool(want))),
-        Node::Not(a) => force(ev, unequal, a, !want, out),
-        Node::And(xs) if want => xs.iter().for_each(|x| force(ev, unequal, x, true, out)),
-        Node::Or(xs) if !want => xs.iter().for_each(|x| force(ev, unequal, x, false, out)),
+        Node::Not(a) => force(ev, known, a, !want, out),
+        Node::And(xs) if want => xs.iter().for_each(|x| force(ev, known, x, true, out)),
+        Node::Or(xs) if !want => xs.iter().for_each(|x| force(ev, known, x, false, out)),
         Node::And(xs) | Node::Or(xs) => {
             // A clause (or a negated conjunction): when every part but one is decided the
             // wrong way, that one part must go the right way.
             let mut open = None;
             for x in xs {
-                match decided(ev, unequal, x) {
+                match decided(ev, known, x) {
                     Some(b) if b == want => return,
                     Some(_) => {}
                     None if open.is_some() => return,
@@ -171,7 +222,7 @@ fn force(ev: &mut Evaluator<'_>, unequal: &Unequal, t: &Term, want: bool, out: &
                 }
             }
             if let Some(x) = open {
-                force(ev, unequal, x, want, out);
+                force(ev, known, x, want, out);
             }
         }
         Node::Eq(a, b) => {
@@ -182,21 +233,35 @@ fn force(ev: &mut Evaluator<'_>, unequal: &Unequal, t: &Term, want: bool, out: &
                     && !matches!(y.node(), Node::Var(..))
                     && ev.eval(y).is_none()
                 {
-                    force(ev, unequal, y, v == want, out);
+                    force(ev, known, y, v == want, out);
                     return;
                 }
             }
             if let Some((name, v)) = symbol_and_value(ev, a, b) {
-                match (want, v) {
-                    (true, v) => out.equal.push((name, v)),
-                    // Two booleans that differ: one known gives the other.
-                    (false, Val::Bool(v)) => out.equal.push((name, Val::Bool(!v))),
-                    (false, Val::Bv(v)) => out.unequal.push((name, v)),
-                    (false, Val::Arr(..)) => {}
-                }
+                push_value(out, name, v, want);
+                return;
+            }
+            // Read through the branches the facts take: a symbol and a value, or two
+            // undecided terms whose equality is then known.
+            let (x, y) = (taken_branch(ev, known, a), taken_branch(ev, known, b));
+            if let Some((name, v)) = symbol_and_value(ev, &x, &y) {
+                push_value(out, name, v, want);
+            } else if x != y && ev.eval(&x).is_none() && ev.eval(&y).is_none() {
+                out.atoms.push((atom(&x, &y), want));
             }
         }
         _ => {}
+    }
+}
+
+/// The fact an equality of the symbol `name` with the value `v` being `want` gives.
+fn push_value(out: &mut Learned, name: Rc<str>, v: Val, want: bool) {
+    match (want, v) {
+        (true, v) => out.equal.push((name, v)),
+        // Two booleans that differ: one known gives the other.
+        (false, Val::Bool(v)) => out.equal.push((name, Val::Bool(!v))),
+        (false, Val::Bv(v)) => out.unequal.push((name, v)),
+        (false, Val::Arr(..)) => {}
     }
 }
 
@@ -283,6 +348,32 @@ mod tests {
         let ne = p.eq(&value, &k2);
         let ne = p.not(&ne);
         assert!(refuted_by_propagation(&[p.eq(&right, &three), ne]));
+    }
+
+    #[test]
+    fn equalities_between_undecided_references_are_facts() {
+        // POSE's P-search: `this.root != this.root.right`, then `this.root.right != ite(this.root
+        // == this.root.right, this.root.right, this.root.right.right)` (the value read as its
+        // else branch: `this.root.right != this.root.right.right`), then the choice
+        // `this.root.right == this.root.right.right` contradicts it.
+        let mut p = TermPool::default();
+        let (r, rr, rrr) = (
+            p.var("this.root", Sort::Bv(32)),
+            p.var("this.root.right", Sort::Bv(32)),
+            p.var("this.root.right.right", Sort::Bv(32)),
+        );
+        let same = p.eq(&r, &rr);
+        let apart = p.not(&same);
+        let value = p.ite(&same, &rr, &rrr);
+        let read = p.eq(&rr, &value);
+        let not_read = p.not(&read);
+        let choice = p.eq(&rr, &rrr);
+        assert!(refuted_by_propagation(&[apart.clone(), not_read.clone(), choice.clone()]));
+        // Without `this.root != this.root.right` the value may be `this.root.right` itself.
+        assert!(!refuted_by_propagation(&[not_read.clone(), choice.clone()]));
+        // The choice the other way agrees.
+        let other = p.not(&choice);
+        assert!(!refuted_by_propagation(&[apart, not_read, other]));
     }
 
     #[test]
