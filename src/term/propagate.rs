@@ -162,17 +162,13 @@ fn decided(ev: &mut Evaluator<'_>, known: Known<'_>, t: &Term) -> Option<bool> {
             if x == y {
                 return Some(true);
             }
-            if let (Some(p), Some(q)) = (ev.eval(&x), ev.eval(&y)) {
-                return Some(p == q);
+            match (ev.eval(&x), ev.eval(&y)) {
+                (Some(p), Some(q)) => Some(p == q),
+                (None, None) => known.atoms.get(&atom(&x, &y)).copied(),
+                // One side decided: a symbol known to differ from it, or else `force` learns
+                // what the other side must be.
+                _ => differs(ev, known, &x, &y).then_some(false),
             }
-            if differs(ev, known, &x, &y) {
-                return Some(false);
-            }
-            // With one side decided, `force` learns what the other must be.
-            if ev.eval(&x).is_some() || ev.eval(&y).is_some() {
-                return None;
-            }
-            known.atoms.get(&atom(&x, &y)).copied()
         }
         Node::Not(a) => decided(ev, known, a).map(|b| !b),
         _ => None,
