@@ -1,6 +1,6 @@
 //! The Z3 back end: translates our terms (once each) and solves incrementally with push/pop.
 //!
-//! This module (with `float.rs`) is the only one of the crate that imports `z3`. A
+//! This module (with `float.rs` and `watch.rs`) is the only one of the crate that imports `z3`. A
 //! `Z3Solver` uses the crate's thread-local context; [`isolated`] gives each exploration a context of its own, so that
 //! what one method asked Z3 cannot change the queries or models of the next, and watches
 //! the exploration's budget: when it runs out (deadline, stop request, memory) a watchdog
@@ -13,109 +13,21 @@
 #[cfg(test)]
 mod cache_tests;
 mod float;
+mod watch;
 
-use std::cell::RefCell;
 use std::collections::HashMap;
 use std::rc::Rc;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::{Arc, OnceLock};
-use std::time::{Duration, Instant};
+use std::sync::Arc;
+use std::sync::atomic::Ordering;
+use std::time::Instant;
 
 use z3::ast::{Array, Ast, BV, Bool, Dynamic};
 use z3::{Params, SatResult as ZSat, Sort as ZSort};
 
 use super::{SatResult, Solver, SolverStats};
-use crate::budget::Budget;
 use crate::term::{Assignment, BvCmp, BvOp, Node, Sort, Term, Val};
-
-/// Runs `f` with a fresh Z3 context as the thread-local one, and drops that context after.
-///
-/// Z3 keeps hash-consed terms, their ids and internal caches per context; a context shared by
-/// several explorations makes the later ones depend on what the earlier ones created (and on
-/// the order in which their terms were freed), so a method's models and query counts would
-/// vary with the methods run before it in the same process.
-///
-/// The first call on a thread uses the z3 crate's thread-local context, which nothing has
-/// used yet: `with_z3_config` would create that one too, and a context costs a process tens
-/// of milliseconds to create and free (most of a small run's time).
-pub fn isolated<R>(budget: &Budget, f: impl FnOnce() -> R) -> R {
-    thread_local! {
-        static DEFAULT_CONTEXT_USED: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
-    }
-    if !DEFAULT_CONTEXT_USED.with(|used| used.replace(true)) {
-        return watched(budget, f);
-    }
-    let f = SameThread(move || watched(budget, f));
-    z3::with_z3_config(&z3::Config::new(), move || f.call()).0
-}
-
-/// How often the watchdog looks at the budget and at the deadline of the query in flight
-/// (so a query's timeout is kept to within this).
-const WATCH_EVERY: Duration = Duration::from_millis(20);
-
-thread_local! {
-    /// The deadline of this thread's query in flight, in microseconds of [`now_us`] (0: no
-    /// query), when a watchdog enforces it.
-    static QUERY_DEADLINE: RefCell<Option<Arc<AtomicU64>>> = const { RefCell::new(None) };
-}
-
-/// Microseconds since the first call in the process (a clock both threads share).
-fn now_us() -> u64 {
-    static EPOCH: OnceLock<Instant> = OnceLock::new();
-    EPOCH.get_or_init(Instant::now).elapsed().as_micros() as u64
-}
-
-/// Runs `f` while a watchdog thread interrupts the current thread's Z3 context whenever the
-/// budget has run out (an interrupted query answers `unknown`; the machine then stops at
-/// its next step) or the query in flight has passed its deadline.
-fn watched<R>(budget: &Budget, f: impl FnOnce() -> R) -> R {
-    let ctx = z3::Context::thread_local();
-    let handle = ctx.handle();
-    let done = AtomicBool::new(false);
-    let deadline = Arc::new(AtomicU64::new(0));
-    let previous = QUERY_DEADLINE.with(|d| d.replace(Some(deadline.clone())));
-    let r = std::thread::scope(|scope| {
-        let dog = scope.spawn(|| {
-            while !done.load(Ordering::Acquire) {
-                let due = deadline.load(Ordering::Acquire);
-                let late = due != 0 && now_us() >= due;
-                // The same deadline still in flight (not the next query's).
-                if budget.halt().is_some()
-                    || budget.memory().is_some()
-                    || (late && deadline.load(Ordering::Acquire) == due)
-                {
-                    handle.interrupt();
-                }
-                std::thread::park_timeout(WATCH_EVERY);
-            }
-        });
-        // A panic in `f` must still stop the watchdog, or the scope would wait for it.
-        let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(f));
-        done.store(true, Ordering::Release);
-        dog.thread().unpark();
-        r
-    });
-    QUERY_DEADLINE.with(|d| d.replace(previous));
-    r.unwrap_or_else(|p| std::panic::resume_unwind(p))
-}
-
-/// A value that is only ever used on the thread that made it.
-struct SameThread<T>(T);
-
-// SAFETY: `z3::with_z3_config` asks for `Send + Sync` so that Z3 objects of its context do not
-// escape into other contexts; it runs the callback on the calling thread before it returns.
-// The closure wrapped here and its result therefore never cross a thread, and no Z3 object
-// leaves the callback: the solver lives and dies inside it, and models come out as our own
-// `Assignment`s.
-unsafe impl<T> Send for SameThread<T> {}
-// SAFETY: as for `Send`: the value is never shared with another thread.
-unsafe impl<T> Sync for SameThread<T> {}
-
-impl<R, F: FnOnce() -> R> SameThread<F> {
-    fn call(self) -> SameThread<R> {
-        SameThread((self.0)())
-    }
-}
+pub use watch::isolated;
+use watch::{QUERY_DEADLINE, Watch, now_us};
 
 /// Rounds of [`Solver::model_preferring`] that drop one soft constraint of a core; later
 /// rounds drop the whole core, so that a long list of impossible wishes stays cheap.
@@ -146,11 +58,16 @@ pub struct Z3Solver {
     pinned: Option<z3::Model>,
     /// Whether comparisons are lifted over if-then-else operands ([`Z3Solver::lifted`]).
     lift: bool,
-    /// The per-query timeout and the watchdog's deadline slot that enforces it, when the
+    /// The per-query timeout and the watch of the watchdog that enforces it, when the
     /// solver is made inside [`isolated`] (otherwise Z3's `timeout` parameter does).
-    watch: Option<(u64, Arc<AtomicU64>)>,
+    watch: Option<(u64, Arc<Watch>)>,
+    /// The watchdog's interrupt count when the assertion stack was last built clean
+    /// ([`Z3Solver::recover`]).
+    epoch: u64,
     /// Whether the last check outlived its deadline.
     late: bool,
+    /// Whether the last check's answer was dropped because an interrupt may have touched it.
+    suspect: bool,
     /// The per-query timeout, for a solver made again ([`Z3Solver::with_floats`]).
     timeout_ms: u32,
     /// Whether a floating-point term has been translated, and whether the solver is one
@@ -169,7 +86,7 @@ impl Z3Solver {
     /// build than Z3 takes to solve the plain one (README, "Where uber's time goes").
     pub fn new(timeout_ms: u32, lift: bool) -> Self {
         let solver = z3::Solver::new_for_logic("QF_ABV").unwrap_or_default();
-        let watch = QUERY_DEADLINE.with(|d| d.borrow().clone()).map(|d| (u64::from(timeout_ms) * 1000, d));
+        let watch = QUERY_DEADLINE.with(|d| d.borrow().clone()).map(|w| (u64::from(timeout_ms) * 1000, w));
         solver.set_params(&Self::params(timeout_ms, watch.is_none()));
         Z3Solver {
             timeout_ms,
@@ -187,7 +104,10 @@ impl Z3Solver {
             pinned: None,
             lift,
             watch,
+            // Not the count now: an interrupt may still be pending in the context.
+            epoch: 0,
             late: false,
+            suspect: false,
         }
     }
 
@@ -227,6 +147,7 @@ impl Z3Solver {
     /// the new constraints go in one push level, and the common ones a popped level held
     /// go back in a level of their own (a sibling query then pops only the last level).
     fn sync(&mut self, pc: &[Term]) {
+        self.recover();
         let common = super::common_prefix(&self.asserted, pc);
         let mut pops = 0;
         while self.asserted.len() > common {
@@ -265,19 +186,58 @@ impl Z3Solver {
         r
     }
 
-    /// Runs one check under the watchdog's deadline (when there is one).
+    /// Runs one check under the watchdog's deadline (when there is one). A `sat` or `unsat`
+    /// after an interrupt since the stack was built is `unknown`: the interrupt may have
+    /// come before the check and cut the stack short.
     fn by_deadline(&mut self, check: impl FnOnce(&z3::Solver) -> ZSat) -> ZSat {
-        let Some((timeout_us, slot)) = &self.watch else { return check(&self.solver) };
+        self.suspect = false;
+        let Some((timeout_us, watch)) = &self.watch else { return check(&self.solver) };
         let due = now_us().saturating_add(*timeout_us).max(1);
-        slot.store(due, Ordering::Release);
+        watch.deadline.store(due, Ordering::Release);
         let r = check(&self.solver);
-        slot.store(0, Ordering::Release);
+        watch.deadline.store(0, Ordering::Release);
         self.late = now_us() >= due;
+        if r != ZSat::Unknown && self.interrupts() != self.epoch {
+            self.suspect = true;
+            return ZSat::Unknown;
+        }
         r
+    }
+
+    /// How many times the watchdog has interrupted the context (0 without one).
+    fn interrupts(&self) -> u64 {
+        self.watch.as_ref().map_or(0, |(_, w)| w.interrupts.load(Ordering::Acquire))
+    }
+
+    /// After an interrupt of the watchdog (see [`Watch::interrupts`]): consumes the interrupt
+    /// Z3 still holds, by a check of an empty solver, and starts an empty solver, which the
+    /// next `sync` gives the whole path condition. The pinned model stays: a model is not
+    /// changed by later pushes.
+    fn recover(&mut self) {
+        let mut now = self.interrupts();
+        if now == self.epoch {
+            return;
+        }
+        // An interrupt half delivered would stay pending after the check that consumes it.
+        while now % 2 == 1 {
+            std::thread::yield_now();
+            now = self.interrupts();
+        }
+        let _ = z3::Solver::new().check();
+        self.epoch = now;
+        let solver =
+            if self.floats.1 { z3::Solver::new() } else { z3::Solver::new_for_logic("QF_ABV").unwrap_or_default() };
+        solver.set_params(&Self::params(self.timeout_ms, self.watch.is_none()));
+        self.solver = solver;
+        self.asserted.clear();
+        self.scopes.clear();
     }
 
     /// Why the last check answered `unknown`.
     fn reason_unknown(&self) -> String {
+        if self.suspect {
+            return "interrupted".to_string();
+        }
         let reason = self.solver.get_reason_unknown().unwrap_or_else(|| "unknown".to_string());
         // A deadline the watchdog enforced reads as Z3's own timeout would.
         if self.late && reason == "canceled" { "timeout".to_string() } else { reason }
@@ -600,6 +560,8 @@ impl Solver for Z3Solver {
     }
 
     fn eval(&mut self, terms: &[Term]) -> Option<Vec<Val>> {
+        // A pending interrupt would fail the evaluation.
+        self.recover();
         let dyns: Vec<Dynamic> = terms.iter().map(|t| self.tr(t)).collect();
         let model = self.pinned.as_ref()?;
         let mut out = Vec::with_capacity(terms.len());
@@ -623,6 +585,7 @@ impl Solver for Z3Solver {
 mod tests {
     #![allow(clippy::unwrap_used, clippy::panic)]
     use super::*;
+    use crate::budget::Budget;
     use crate::term::TermPool;
 
     #[test]
@@ -746,6 +709,32 @@ mod tests {
         assert!(s.extract_model().is_some());
         z3::Context::thread_local().handle().interrupt();
         assert!(s.extract_model().is_none());
+    }
+
+    /// An interrupt stays pending in Z3's context after the query it was meant for, and a
+    /// push under it drops the constraints it should take in (Z3 then answers `sat` on an
+    /// unsatisfiable stack): a solver that sees the watchdog's count move starts over.
+    #[test]
+    fn an_interrupt_between_queries_does_not_cut_the_stack_short() {
+        let budget = Budget::new(600, 4096, crate::budget::Stop::new());
+        isolated(&budget, || {
+            let mut p = TermPool::new();
+            let (x, y) = (p.var("x", Sort::Bv(32)), p.var("y", Sort::Bv(32)));
+            let (one, three, five, hundred) = (p.int(1), p.int(3), p.int(5), p.int(100));
+            let succ = p.bin(BvOp::Add, &x, &one);
+            let base = [p.slt(&five, &x), p.slt(&x, &hundred), p.eq(&y, &succ)];
+            let small = p.slt(&y, &three);
+            let mut s = Z3Solver::new(1000, true);
+            assert!(matches!(s.check(&base), SatResult::Sat(_)));
+            // What the watchdog does when the budget runs out between two queries.
+            let watch = QUERY_DEADLINE.with(|d| d.borrow().clone()).unwrap();
+            watch.interrupts.fetch_add(1, Ordering::AcqRel);
+            z3::Context::thread_local().handle().interrupt();
+            watch.interrupts.fetch_add(1, Ordering::AcqRel);
+            let all = [&base[..], &[small]].concat();
+            assert_eq!(s.check(&all), SatResult::Unsat);
+            assert!(matches!(s.check(&base), SatResult::Sat(_)));
+        });
     }
 
     /// Inside [`isolated`] a query's timeout is kept by the watchdog, not by Z3's timer: a
