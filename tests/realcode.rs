@@ -45,9 +45,10 @@ fn every_method_of_commons_collections_and_java_util_lowers() {
     let tests = dir.path().join("tests");
     let spec = "java.util.LinkedList#indexOf(Ljava/lang/Object;)I";
     let cp = util.to_str().unwrap();
-    let args = ["gen", "--cp", cp, spec, "--strategy", "uber", "--time-limit", "5", "--out", tests.to_str().unwrap()];
-    let (code, stdout, err) = uberlazy(&args);
+    let args = ["gen", "--cp", cp, spec, "--strategy", "uber", "--max-objects", "4", "--time-limit", "120", "--out"];
+    let (code, stdout, err) = uberlazy(&[&args[..], &[tests.to_str().unwrap()]].concat());
     assert_eq!(code, 0, "{stdout}\n{err}");
+    assert!(!stdout.contains("time-limit"), "{stdout}");
     let source = std::fs::read_to_string(tests.join("uberlazy/gen/java/util/LinkedList_indexOfTest.java")).unwrap();
     assert!(source.starts_with("// Generated") && source.contains("package uberlazy.gen.java.util;"), "{source}");
     assert!(source.contains("Heap.alloc(\"java.util.LinkedList$Node\")"), "{source}");
@@ -59,9 +60,10 @@ fn every_method_of_commons_collections_and_java_util_lowers() {
     // object of the input), and the tests pass as emitted.
     let maps = dir.path().join("maps");
     let spec = "java.util.TreeMap#get(Ljava/lang/Object;)Ljava/lang/Object;";
-    let args = ["gen", "--cp", cp, spec, "--strategy", "uber", "--time-limit", "8", "--out", maps.to_str().unwrap()];
-    let (code, stdout, err) = uberlazy(&args);
+    let args = ["gen", "--cp", cp, spec, "--strategy", "uber", "--max-objects", "8", "--time-limit", "120", "--out"];
+    let (code, stdout, err) = uberlazy(&[&args[..], &[maps.to_str().unwrap()]].concat());
     assert_eq!(code, 0, "{stdout}\n{err}");
+    assert!(!stdout.contains("time-limit"), "{stdout}");
     let source = std::fs::read_to_string(maps.join("uberlazy/gen/java/util/TreeMap_getTest.java")).unwrap();
     assert!(source.contains("Integer o1 = "), "{source}");
     let returns_input = |l: &str| l.trim_start().starts_with("assertSame(o") && l.ends_with(", result);");
@@ -101,9 +103,11 @@ fn patricia_trie_get_finds_a_string_key() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("tests");
     let spec = "org.apache.commons.collections4.trie.PatriciaTrie#get(Ljava/lang/Object;)Ljava/lang/Object;";
-    let args = ["gen", "--cp", COLLECTIONS4, spec, "--strategy", "uber", "--time-limit", "20", "--out"];
+    let args =
+        ["gen", "--cp", COLLECTIONS4, spec, "--strategy", "uber", "--max-depth", "20", "--time-limit", "120", "--out"];
     let (code, stdout, err) = uberlazy(&[&args[..], &[out.to_str().unwrap()]].concat());
     assert_eq!(code, 0, "{stdout}\n{err}");
+    assert!(!stdout.contains("time-limit"), "{stdout}");
     let file = out.join("org/apache/commons/collections4/trie/PatriciaTrie_getTest.java");
     let source = std::fs::read_to_string(file).unwrap();
     assert!(source.contains("String o1 = \""), "{source}");
