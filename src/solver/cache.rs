@@ -96,22 +96,29 @@ impl<S: Solver> ModelCache<S> {
     }
 
     /// Constraint independence (KLEE): with a cached model that satisfies `pc[..c]`, the
-    /// constraints of `pc` that share symbols, directly or through others, with `pc[c..]`
-    /// (in `pc`'s order), their symbols, and the model. `None` when that is more than half
-    /// of `pc`.
+    /// constraints of `pc` that share symbols, directly or through others, with those of
+    /// `pc[c..]` the model does not satisfy (in `pc`'s order), their symbols, and the model.
+    /// `None` when that is more than half of `pc`. (Seeding with all of `pc[c..]` instead
+    /// sent uber's `size + 1 <= size` overflow checks to Z3 with the whole heap: AATree
+    /// #insert's took 3-13 ms each.) The model values the symbols `pc[c..]` defines.
     fn dependent_part(&mut self, pc: &[Term]) -> Option<(Vec<Term>, HashSet<Rc<str>>, Assignment)> {
         let (c, m) =
             self.models.iter().map(|(m, known)| (super::common_prefix(known, pc), m)).max_by_key(|(c, _)| *c)?;
         if c == 0 || c >= pc.len() {
             return None;
         }
-        let m = m.clone();
+        // The symbols `pc[c..]` defines (`r9 == ite(...)`) valued as their definitions give:
+        // a fresh value set is no reason to ask about the whole heap.
+        let m = self.repairer.define(&m.clone(), pc, c);
         let syms: Vec<Rc<[Rc<str>]>> = pc.iter().map(|t| self.symbols_of(t)).collect();
-        let mut taken: Vec<bool> = (0..pc.len()).map(|i| i >= c).collect();
-        let mut reach: HashSet<Rc<str>> = syms[c..].iter().flat_map(|s| s.iter().cloned()).collect();
+        let mut ev = Evaluator::new(&m);
+        let mut taken: Vec<bool> =
+            pc.iter().enumerate().map(|(i, t)| i >= c && ev.eval(t) != Some(Val::Bool(true))).collect();
+        let mut reach: HashSet<Rc<str>> =
+            syms.iter().zip(&taken).filter(|(_, t)| **t).flat_map(|(s, _)| s.iter().cloned()).collect();
         loop {
             let mut grew = false;
-            for i in 0..c {
+            for i in 0..pc.len() {
                 if !taken[i] && syms[i].iter().any(|v| reach.contains(v)) {
                     taken[i] = true;
                     reach.extend(syms[i].iter().cloned());
@@ -166,7 +173,10 @@ impl<S: Solver> Solver for ModelCache<S> {
             return match r {
                 SatResult::Sat(own) => {
                     // Only the part's symbols: a model may value others (POSE's every-symbol
-                    // models), which the cached model already values as the rest needs.
+                    // models), which the cached model already values as the rest needs. A
+                    // symbol of the part the solver's model leaves out is 0/false there, as
+                    // for the part's solver: not the cached model's value.
+                    m.values.retain(|v, _| !symbols.contains(v));
                     m.values.extend(own.values.into_iter().filter(|(v, _)| symbols.contains(v)));
                     self.remember(m.clone(), pc);
                     SatResult::Sat(m)

@@ -211,6 +211,25 @@ impl Repairer {
         Ok(out)
     }
 
+    /// `base` with the symbols that the entries of `pc` from `start` on define set, in
+    /// order, to what their definitions give under it (where they can be evaluated). A
+    /// defined symbol first occurs in its definition, so entries before `start` keep their
+    /// values.
+    pub fn define(&mut self, base: &Assignment, pc: &[Term], start: usize) -> Assignment {
+        self.sync(pc);
+        let mut ev = Evaluator::new(base);
+        for def in self.defines.iter().skip(start) {
+            if let Some((name, e)) = def
+                && let Some(v) = ev.eval(e)
+            {
+                ev.set(name.clone(), v);
+            }
+        }
+        let mut out = base.clone();
+        out.values.extend(ev.into_overlay());
+        out
+    }
+
     /// The symbols that `named` (those of one entry) depend on: themselves, and those of
     /// their definitions, transitively.
     fn depends(&self, named: &HashSet<Rc<str>>) -> HashSet<Rc<str>> {

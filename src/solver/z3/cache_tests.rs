@@ -86,3 +86,24 @@ fn a_model_of_the_part_completes_the_cached_model() {
     assert_eq!(*asked.borrow(), vec![3, 1]);
     assert_eq!((m.get("a"), m.get("c")), (Some(&Val::Bv(7)), Some(&Val::Bv(0x1234 ^ 0x5a5a))));
 }
+
+#[test]
+fn a_new_definition_does_not_pull_the_heap_into_an_independent_query() {
+    // uber's `size + 1 <= size` after a field read that defined a value set `r`: only the
+    // overflow check goes to the solver; `r` takes the value its definition gives.
+    let mut p = TermPool::new();
+    let (a, b, r, s) =
+        (p.var("a", Sort::Bv(32)), p.var("b", Sort::Bv(32)), p.var("r", Sort::Bv(32)), p.var("s", Sort::Bv(32)));
+    let (one, five) = (p.int(1), p.int(5));
+    let base = [p.slt(&a, &b), p.slt(&one, &a), p.slt(&five, &b)];
+    let (mut c, asked) = cache();
+    assert!(matches!(c.check(&base), SatResult::Sat(_)));
+    let gt = p.slt(&one, &a);
+    let ite = p.ite(&gt, &a, &b);
+    let succ = p.bin(crate::term::BvOp::Add, &s, &one);
+    let pc = [base.as_slice(), &[p.eq(&r, &ite), p.sle(&succ, &s)]].concat();
+    let SatResult::Sat(m) = c.check(&pc) else { panic!("satisfiable") };
+    assert_eq!(*asked.borrow(), vec![3, 1]);
+    assert_eq!(m.get("s"), Some(&Val::Bv(i32::MAX as u64)));
+    assert_eq!(m.get("r"), m.get("a"));
+}
