@@ -80,7 +80,8 @@ impl<S: Solver> ModelCache<S> {
             return false;
         }
         let ids: HashSet<u32> = pc.iter().map(Term::id).collect();
-        self.unsat.iter().any(|set| set.iter().all(|i| ids.contains(i)))
+        // Newest terms (largest ids) first: where a set is not contained, those are missing.
+        self.unsat.iter().any(|set| set.iter().rev().all(|i| ids.contains(i)))
     }
 
     fn remember_unsat(&mut self, part: &[Term]) {
