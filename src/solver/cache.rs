@@ -110,7 +110,7 @@ impl<S: Solver> ModelCache<S> {
         }
         // The symbols `pc[c..]` defines (`r9 == ite(...)`) valued as their definitions give:
         // a fresh value set is no reason to ask about the whole heap.
-        let m = self.repairer.define(&m.clone(), pc, c);
+        let m = self.repairer.define(m, pc, c);
         let syms: Vec<Rc<[Rc<str>]>> = pc.iter().map(|t| self.symbols_of(t)).collect();
         let mut ev = Evaluator::new(&m);
         let mut taken: Vec<bool> =

@@ -27,7 +27,7 @@ use z3::{Params, SatResult as ZSat, Sort as ZSort};
 use super::{SatResult, Solver, SolverStats};
 use crate::term::{Assignment, BvCmp, BvOp, Node, Sort, Term, Val};
 pub use watch::isolated;
-use watch::{QUERY_DEADLINE, Watch, now_us};
+use watch::{THREAD_WATCH, Watch, now_us};
 
 /// Rounds of [`Solver::model_preferring`] that drop one soft constraint of a core; later
 /// rounds drop the whole core, so that a long list of impossible wishes stays cheap.
@@ -85,9 +85,8 @@ impl Z3Solver {
     /// terms nest if-then-else references so deep that their lifted form takes longer to
     /// build than Z3 takes to solve the plain one (README, "Where uber's time goes").
     pub fn new(timeout_ms: u32, lift: bool) -> Self {
-        let solver = z3::Solver::new_for_logic("QF_ABV").unwrap_or_default();
-        let watch = QUERY_DEADLINE.with(|d| d.borrow().clone()).map(|w| (u64::from(timeout_ms) * 1000, w));
-        solver.set_params(&Self::params(timeout_ms, watch.is_none()));
+        let watch = THREAD_WATCH.with(|d| d.borrow().clone()).map(|w| (u64::from(timeout_ms) * 1000, w));
+        let solver = Self::z3_solver(false, timeout_ms, watch.is_none());
         Z3Solver {
             timeout_ms,
             floats: (false, false),
@@ -111,6 +110,13 @@ impl Z3Solver {
         }
     }
 
+    /// An empty solver with the fixed settings: for every theory (`floats`) or `QF_ABV`.
+    fn z3_solver(floats: bool, timeout_ms: u32, own_timeout: bool) -> z3::Solver {
+        let solver = if floats { z3::Solver::new() } else { z3::Solver::new_for_logic("QF_ABV").unwrap_or_default() };
+        solver.set_params(&Self::params(timeout_ms, own_timeout));
+        solver
+    }
+
     /// The fixed settings of every solver: the timeout (unless the watchdog enforces it), a
     /// fixed seed, and no SIGINT handler (Z3 would catch it and only cancel that check).
     fn params(timeout_ms: u32, own_timeout: bool) -> Params {
@@ -130,8 +136,7 @@ impl Z3Solver {
             return;
         }
         self.floats.1 = true;
-        let solver = z3::Solver::new();
-        solver.set_params(&Self::params(self.timeout_ms, self.watch.is_none()));
+        let solver = Self::z3_solver(true, self.timeout_ms, self.watch.is_none());
         let ends = self.scopes.iter().skip(1).copied().chain(std::iter::once(self.asserted.len()));
         for (start, end) in self.scopes.iter().copied().zip(ends) {
             solver.push();
@@ -204,7 +209,7 @@ impl Z3Solver {
         r
     }
 
-    /// How many times the watchdog has interrupted the context (0 without one).
+    /// The watchdog's interrupt count ([`Watch::interrupts`]; 0 without a watchdog).
     fn interrupts(&self) -> u64 {
         self.watch.as_ref().map_or(0, |(_, w)| w.interrupts.load(Ordering::Acquire))
     }
@@ -225,10 +230,7 @@ impl Z3Solver {
         }
         let _ = z3::Solver::new().check();
         self.epoch = now;
-        let solver =
-            if self.floats.1 { z3::Solver::new() } else { z3::Solver::new_for_logic("QF_ABV").unwrap_or_default() };
-        solver.set_params(&Self::params(self.timeout_ms, self.watch.is_none()));
-        self.solver = solver;
+        self.solver = Self::z3_solver(self.floats.1, self.timeout_ms, self.watch.is_none());
         self.asserted.clear();
         self.scopes.clear();
     }
@@ -727,7 +729,7 @@ mod tests {
             let mut s = Z3Solver::new(1000, true);
             assert!(matches!(s.check(&base), SatResult::Sat(_)));
             // What the watchdog does when the budget runs out between two queries.
-            let watch = QUERY_DEADLINE.with(|d| d.borrow().clone()).unwrap();
+            let watch = THREAD_WATCH.with(|d| d.borrow().clone()).unwrap();
             watch.interrupts.fetch_add(1, Ordering::AcqRel);
             z3::Context::thread_local().handle().interrupt();
             watch.interrupts.fetch_add(1, Ordering::AcqRel);

@@ -53,7 +53,7 @@ pub(super) struct Watch {
 
 thread_local! {
     /// This thread's watch, when a watchdog enforces the per-query deadline ([`watched`]).
-    pub(super) static QUERY_DEADLINE: RefCell<Option<Arc<Watch>>> = const { RefCell::new(None) };
+    pub(super) static THREAD_WATCH: RefCell<Option<Arc<Watch>>> = const { RefCell::new(None) };
 }
 
 /// Microseconds since the first call in the process (a clock both threads share).
@@ -70,7 +70,7 @@ fn watched<R>(budget: &Budget, f: impl FnOnce() -> R) -> R {
     let handle = ctx.handle();
     let done = AtomicBool::new(false);
     let watch = Arc::new(Watch::default());
-    let previous = QUERY_DEADLINE.with(|d| d.replace(Some(watch.clone())));
+    let previous = THREAD_WATCH.with(|d| d.replace(Some(watch.clone())));
     let r = std::thread::scope(|scope| {
         let dog = scope.spawn(|| {
             while !done.load(Ordering::Acquire) {
@@ -95,7 +95,7 @@ fn watched<R>(budget: &Budget, f: impl FnOnce() -> R) -> R {
         dog.thread().unpark();
         r
     });
-    QUERY_DEADLINE.with(|d| d.replace(previous));
+    THREAD_WATCH.with(|d| d.replace(previous));
     r.unwrap_or_else(|p| std::panic::resume_unwind(p))
 }
 
