@@ -8,6 +8,7 @@ use std::sync::{Arc, OnceLock};
 use std::time::{Duration, Instant};
 
 use crate::budget::Budget;
+
 /// Runs `f` with a fresh Z3 context as the thread-local one, and drops that context after.
 ///
 /// Z3 keeps hash-consed terms, their ids and internal caches per context; a context shared by
@@ -46,8 +47,9 @@ pub(super) struct Watch {
     /// assertion and a check give `sat` on an unsatisfiable stack; a new solver in the
     /// context does the same; a check of an empty solver consumes the interrupt). A solver
     /// that sees this count move clears it and builds its stack again
-    /// (`Z3Solver::recover`). An emitted TreeMap#get test predicted ClassCastException from
-    /// the model of its NullPointerException sibling that way, when `--time-limit` ran out.
+    /// (`Z3Solver::recover`). Most likely why an emitted TreeMap#get test once predicted
+    /// ClassCastException on the input of its NullPointerException sibling, the last two
+    /// traces before `--time-limit` ran out (that run could not be made to happen again).
     pub(super) interrupts: AtomicU64,
 }
 
