@@ -1,5 +1,5 @@
-//! Model repair: a satisfying assignment of a path condition found by changing one symbol
-//! of a recent model, checked by evaluation, without calling the solver.
+//! Model repair: a satisfying assignment of a path condition found by changing a few
+//! symbols of a recent model, checked by evaluation, without calling the solver.
 //!
 //! Path conditions of a depth-first exploration differ from the previous query by a few
 //! constraints about the newest symbols (`L7.next -> null` after `L7.next` was introduced).
@@ -8,10 +8,12 @@
 //! compared with, or one off it (`L7.key == key`, `key < L7.key`, also where `L7.key` is
 //! one value of an if-then-else value set), and recomputing the symbols *defined* by the path
 //! condition (`r9 == ite(...)`, `L8.exists <=> ...`, first occurrence of the symbol), often
-//! satisfies them all. Every candidate is verified by evaluation: the base model is known to
-//! satisfy a prefix of the path condition, and a changed symbol cannot affect the entries
-//! before its first occurrence, so every other entry is evaluated. A repaired model is as
-//! good as a solver's; when none is found the solver is asked.
+//! satisfies them all. A choice that needs another takes a short walk of such changes (a new
+//! location once the scope is full needs another field to leave an object out). A change
+//! re-evaluates only the entries that name the symbol or a symbol defined from it; a model
+//! found is checked once more on every entry from the first the changes can reach (the base
+//! model is known to satisfy the entries before). A repaired model is as good as a solver's;
+//! when none is found the solver is asked.
 
 use std::collections::{BTreeSet, HashMap, HashSet};
 use std::hash::BuildHasherDefault;
@@ -23,6 +25,8 @@ use crate::term::{Assignment, Evaluator, IdHasher, Node, Sort, Term, Val};
 const RECENT: usize = 6;
 /// How many candidate assignments are evaluated at most per query.
 const MAX_CANDIDATES: usize = 96;
+/// Most symbols one repair changes.
+const STEPS: usize = 4;
 
 /// What the path condition says about its symbols, kept across queries: depth-first
 /// queries share long prefixes, so only the entries beyond the common prefix are analysed.
@@ -40,6 +44,40 @@ pub struct Repairer {
     /// are in `first`, so a later entry sharing them (a long chain of stores) walks only
     /// its new nodes.
     walked: HashMap<u32, usize, BuildHasherDefault<IdHasher>>,
+    /// The symbols of each entry (outside array contents), and the entries each occurs in,
+    /// in order: the entries a change of a symbol can make true or false.
+    symbols: Vec<Rc<[Rc<str>]>>,
+    occurs: HashMap<Rc<str>, Vec<usize>>,
+    /// The symbols of the entries seen, by term id (depth-first queries come back to them).
+    symbols_of: HashMap<u32, Rc<[Rc<str>]>, BuildHasherDefault<IdHasher>>,
+}
+
+/// A repair under way: the changes made so far, with the defined symbols recomputed (over
+/// the base model), and the entries from the first one they reach that they falsify.
+struct Walk {
+    overlay: HashMap<Rc<str>, Val>,
+    falsified: BTreeSet<usize>,
+    /// The first entry the changes may reach: the base satisfies every entry before it.
+    from: usize,
+}
+
+/// The symbols of `t` outside array contents (heap summaries: walking their chains of
+/// stores would cost every entry their length; the final check covers what they hold).
+fn entry_symbols(t: &Term) -> Vec<Rc<str>> {
+    let mut seen: HashSet<u32, BuildHasherDefault<IdHasher>> = HashSet::default();
+    let mut out = Vec::new();
+    let mut stack = vec![t];
+    while let Some(x) = stack.pop() {
+        if !seen.insert(x.id()) {
+            continue;
+        }
+        match x.node() {
+            Node::Var(n, _) => out.push(n.clone()),
+            _ if matches!(x.sort(), Sort::Array(..)) => {}
+            _ => stack.extend(x.children()),
+        }
+    }
+    out
 }
 
 /// How many values of an if-then-else [`may_be`] looks at.
@@ -81,6 +119,13 @@ impl Repairer {
             self.first.retain(|_, i| *i < common);
             self.free.retain(|(i, _)| *i < common);
             self.walked.retain(|_, i| *i < common);
+            for syms in self.symbols.drain(common..).rev() {
+                for v in syms.iter() {
+                    if let Some(list) = self.occurs.get_mut(v) {
+                        list.pop();
+                    }
+                }
+            }
         }
         for t in &pc[common..] {
             let i = self.pc.len();
@@ -114,6 +159,11 @@ impl Repairer {
                 }
             }
             self.defines.push(def);
+            let syms = self.symbols_of.entry(t.id()).or_insert_with(|| entry_symbols(t).into()).clone();
+            for v in syms.iter() {
+                self.occurs.entry(v.clone()).or_default().push(i);
+            }
+            self.symbols.push(syms);
             self.pc.push(t.clone());
         }
     }
@@ -141,12 +191,12 @@ impl Repairer {
     /// and the values under `base` of the other terms it is compared with (`name == e`,
     /// `name < e`, ...): each value, one above and one below it, so that `key == L3.key`,
     /// `key != L3.key` and `key < L3.key` each get a candidate.
-    fn constants(&self, name: &str, from: usize, base: &Assignment) -> (BTreeSet<u64>, Vec<u64>) {
+    fn constants(&self, name: &str, from: usize, ev: &mut Evaluator) -> (BTreeSet<u64>, Vec<u64>) {
         let mut out = BTreeSet::new();
         let mut near = Vec::new();
-        let mut ev = Evaluator::new(base);
         let mut visited: HashSet<u32, BuildHasherDefault<IdHasher>> = HashSet::default();
-        for t in self.pc.iter().skip(from) {
+        let entries = self.occurs.get(name).map(Vec::as_slice).unwrap_or_default();
+        for t in entries.iter().filter(|i| **i >= from).filter_map(|i| self.pc.get(*i)) {
             let mut stack = vec![t.clone()];
             while let Some(x) = stack.pop() {
                 if !visited.insert(x.id()) {
@@ -180,35 +230,6 @@ impl Repairer {
             }
         }
         (out, near)
-    }
-
-    /// Checks the entries from `start` on under `base` (with `change` applied),
-    /// recomputing the symbols they define: the model when all hold, else the first entry
-    /// that does not (`None`: one could not be evaluated). `base` must satisfy the entries
-    /// before `start`, and the changed symbol must not occur before `start`.
-    fn satisfies(
-        &self,
-        base: &Assignment,
-        start: usize,
-        change: Option<(&Rc<str>, u64)>,
-    ) -> std::result::Result<Assignment, Option<usize>> {
-        let mut ev = Evaluator::new(base);
-        if let Some((name, k)) = change {
-            ev.set(name.clone(), Val::Bv(k));
-        }
-        for (i, t) in self.pc.iter().enumerate().skip(start) {
-            if let Some(Some((name, e))) = self.defines.get(i) {
-                let v = ev.eval(e).ok_or(None)?;
-                ev.set(name.clone(), v);
-                continue;
-            }
-            if ev.eval(t) != Some(Val::Bool(true)) {
-                return Err(Some(i));
-            }
-        }
-        let mut out = base.clone();
-        out.values.extend(ev.into_overlay());
-        Ok(out)
     }
 
     /// `base` with the symbols that the entries of `pc` from `start` on define set, in
@@ -248,51 +269,206 @@ impl Repairer {
         out
     }
 
-    /// A model of `pc` made from `base` (known to satisfy `known`) by changing at most one
-    /// free symbol (a recent one, or one of the first entry `base` falsifies), if any.
+    /// A model of `pc` made from `base` (known to satisfy `known`) by changing a few free
+    /// symbols, if any: a walk of at most [`STEPS`] changes, each to a symbol the first
+    /// falsified entry depends on (a recent one, or one that entry names; from the second
+    /// change on, any it depends on), taking a value that makes that entry true without
+    /// falsifying more entries than before.
     pub fn repair(&mut self, base: &Assignment, known: &[Term], pc: &[Term]) -> Option<Assignment> {
         self.sync(pc);
         let start = super::common_prefix(known, pc);
-        let bad = match self.satisfies(base, start, None) {
-            Ok(m) => return Some(m),
-            Err(None) => return None,
-            Err(Some(i)) => self.pc.get(i)?.clone(),
-        };
-        // Only a symbol the first falsified entry depends on can make it true: the recent
-        // ones, then the others it names, newest first (a P-search fixes pointer choices
-        // the exploration made long before).
-        let named: HashSet<Rc<str>> = bad.var_names().into_iter().collect();
-        let deps = self.depends(&named);
-        let newest = self.free.iter().rev();
+        let mut walk = self.start(base, start)?;
+        if walk.falsified.is_empty() {
+            let mut out = base.clone();
+            out.values.extend(walk.overlay);
+            return Some(out);
+        }
+        let mut changed: Vec<Rc<str>> = Vec::new();
         let mut tried = 0;
-        let mut candidates: Vec<(usize, Rc<str>)> =
-            newest.clone().take(RECENT).filter(|(_, n)| deps.contains(n)).cloned().collect();
-        let older: Vec<(usize, Rc<str>)> = newest.skip(RECENT).filter(|(_, n)| named.contains(n)).cloned().collect();
-        candidates.extend(older);
-        for (first, name) in candidates {
-            let (ks, near) = self.constants(&name, first, base);
-            // Null first, then the newest locations (a fresh object before an alias), then
-            // the values of what the symbol is compared with.
-            let zero = ks.contains(&0).then_some(0);
-            let mut seen = BTreeSet::new();
-            let ordered = zero.into_iter().chain(ks.iter().rev().copied().filter(|k| *k != 0)).chain(near);
-            for k in ordered {
-                if !seen.insert(k) {
+        for step in 0..STEPS {
+            let bad = *walk.falsified.first()?;
+            let mut best: Option<(Walk, Rc<str>)> = None;
+            let mut ev = self.evaluator(base, &walk.overlay);
+            for (first, name) in self.candidates(bad, step > 0) {
+                if changed.contains(&name) {
                     continue;
                 }
-                if base.get(&name) == Some(&Val::Bv(k)) {
-                    continue;
+                for k in self.values(&name, first, &mut ev) {
+                    tried += 1;
+                    if tried > MAX_CANDIDATES {
+                        return None;
+                    }
+                    let limit = if step + 1 == STEPS { 0 } else { walk.falsified.len() };
+                    let Some(next) = self.change(base, &walk, (&name, k), first, bad, limit) else { continue };
+                    if next.falsified.is_empty() {
+                        if let Some(m) = self.verified(base, &next) {
+                            return Some(m);
+                        }
+                        continue;
+                    }
+                    // The next step starts from the change that leaves the fewest entries
+                    // false, then the latest first one (`change` keeps them no more than now).
+                    let rank = |w: &Walk| (w.falsified.len(), std::cmp::Reverse(w.falsified.first().copied()));
+                    if best.as_ref().is_none_or(|(b, _)| rank(&next) < rank(b)) {
+                        best = Some((next, name.clone()));
+                    }
                 }
-                tried += 1;
-                if tried > MAX_CANDIDATES {
-                    return None;
+            }
+            let (next, name) = best?;
+            walk = next;
+            changed.push(name);
+        }
+        None
+    }
+
+    /// Whether `name` is a free (not defined) symbol of the path condition.
+    fn is_free(&self, name: &Rc<str>) -> bool {
+        self.first
+            .get(name)
+            .is_some_and(|i| self.defines.get(*i).is_some_and(|d| d.as_ref().is_none_or(|(n, _)| n != name)))
+    }
+
+    /// An evaluator over `base` with `overlay` applied.
+    fn evaluator<'a>(&self, base: &'a Assignment, overlay: &HashMap<Rc<str>, Val>) -> Evaluator<'a> {
+        let mut ev = Evaluator::new(base);
+        for (n, v) in overlay {
+            ev.set(n.clone(), v.clone());
+        }
+        ev
+    }
+
+    /// The walk's start: `base` on the entries from `start` on, the symbols they define
+    /// recomputed (`None`: a definition could not be evaluated).
+    fn start(&self, base: &Assignment, start: usize) -> Option<Walk> {
+        let mut ev = Evaluator::new(base);
+        let mut falsified = BTreeSet::new();
+        for (i, t) in self.pc.iter().enumerate().skip(start) {
+            if let Some(Some((name, e))) = self.defines.get(i) {
+                let v = ev.eval(e)?;
+                ev.set(name.clone(), v);
+            } else if ev.eval(t) != Some(Val::Bool(true)) {
+                falsified.insert(i);
+            }
+        }
+        Some(Walk { overlay: ev.into_overlay(), falsified, from: start })
+    }
+
+    /// `walk` with `name` (first occurring in entry `first`) set to `k`: the entries that
+    /// name it, or a symbol whose definition's value the change moves, evaluated again.
+    /// `None` when entry `fix` stays false (a change is for it), when more than `limit`
+    /// entries end up false, or when a definition could not be evaluated. Definitions go
+    /// in order, `fix` as soon as they are set, the other entries after it (a plain entry
+    /// reads no symbol defined after it).
+    fn change(
+        &self,
+        base: &Assignment,
+        walk: &Walk,
+        change: (&Rc<str>, u64),
+        first: usize,
+        fix: usize,
+        limit: usize,
+    ) -> Option<Walk> {
+        let (name, k) = change;
+        let mut ev = self.evaluator(base, &walk.overlay);
+        ev.set(name.clone(), Val::Bv(k));
+        let mut overlay = walk.overlay.clone();
+        overlay.insert(name.clone(), Val::Bv(k));
+        let mut falsified = walk.falsified.clone();
+        let mut pending: BTreeSet<usize> = self.occurs.get(name).into_iter().flatten().copied().collect();
+        let mut before_fix = Vec::new();
+        let judge = |ev: &mut Evaluator, falsified: &mut BTreeSet<usize>, i: usize| {
+            if self.pc.get(i).is_some_and(|t| ev.eval(t) == Some(Val::Bool(true))) {
+                falsified.remove(&i);
+            } else {
+                falsified.insert(i);
+            }
+        };
+        while let Some(i) = pending.pop_first() {
+            match self.defines.get(i) {
+                Some(Some((d, e))) => {
+                    let v = ev.eval(e)?;
+                    if overlay.get(d).or_else(|| base.get(d)) != Some(&v) {
+                        pending.extend(self.occurs.get(d).into_iter().flatten().filter(|j| **j > i));
+                        ev.set(d.clone(), v.clone());
+                        overlay.insert(d.clone(), v);
+                    }
                 }
-                if let Ok(m) = self.satisfies(base, start.min(first), Some((&name, k))) {
-                    return Some(m);
+                _ if i < fix => before_fix.push(i),
+                _ => {
+                    judge(&mut ev, &mut falsified, i);
+                    if falsified.contains(&fix) {
+                        return None;
+                    }
                 }
             }
         }
-        None
+        if falsified.contains(&fix) {
+            return None;
+        }
+        for i in before_fix {
+            judge(&mut ev, &mut falsified, i);
+        }
+        if falsified.len() > limit {
+            return None;
+        }
+        Some(Walk { overlay, falsified, from: walk.from.min(first) })
+    }
+
+    /// The model of a walk that falsifies nothing, once every entry from the first it
+    /// reaches holds under it, its definitions recomputed in order.
+    fn verified(&self, base: &Assignment, walk: &Walk) -> Option<Assignment> {
+        let mut ev = Evaluator::new(base);
+        for (n, v) in &walk.overlay {
+            if self.is_free(n) {
+                ev.set(n.clone(), v.clone());
+            }
+        }
+        for (i, t) in self.pc.iter().enumerate().skip(walk.from) {
+            if let Some(Some((name, e))) = self.defines.get(i) {
+                let v = ev.eval(e)?;
+                ev.set(name.clone(), v);
+            } else if ev.eval(t) != Some(Val::Bool(true)) {
+                return None;
+            }
+        }
+        let mut out = base.clone();
+        out.values.extend(ev.into_overlay());
+        Some(out)
+    }
+
+    /// The free symbols a change may set to make entry `bad` true: the recent ones it
+    /// depends on (through definitions too), then the older ones it names, newest first (a
+    /// P-search fixes pointer choices the exploration made long before); with `deep`, then
+    /// the older ones it depends on through definitions (a cardinality bound names only
+    /// the existence of locations).
+    fn candidates(&self, bad: usize, deep: bool) -> Vec<(usize, Rc<str>)> {
+        let Some(t) = self.pc.get(bad) else { return Vec::new() };
+        let named: HashSet<Rc<str>> = t.var_names().into_iter().collect();
+        let deps = self.depends(&named);
+        let newest = self.free.iter().rev();
+        let mut out: Vec<(usize, Rc<str>)> =
+            newest.clone().take(RECENT).filter(|(_, n)| deps.contains(n)).cloned().collect();
+        let older: Vec<&(usize, Rc<str>)> = newest.skip(RECENT).filter(|(_, n)| deps.contains(n)).collect();
+        out.extend(older.iter().filter(|(_, n)| named.contains(n)).map(|x| (*x).clone()));
+        if deep {
+            out.extend(older.iter().filter(|(_, n)| !named.contains(n)).map(|x| (*x).clone()));
+        }
+        out
+    }
+
+    /// The values a change tries for `name` (first occurring in entry `first`), other than
+    /// its value under `ev`: null first, then the newest locations (a fresh object before
+    /// an alias), then the values of what the symbol is compared with.
+    fn values(&self, name: &Rc<str>, first: usize, ev: &mut Evaluator) -> Vec<u64> {
+        let (ks, near) = self.constants(name, first, ev);
+        let now = ev.value_of(name).cloned();
+        let zero = ks.contains(&0).then_some(0);
+        let mut seen = BTreeSet::new();
+        zero.into_iter()
+            .chain(ks.iter().rev().copied().filter(|k| *k != 0))
+            .chain(near)
+            .filter(|k| seen.insert(*k) && now != Some(Val::Bv(*k)))
+            .collect()
     }
 }
 
@@ -300,7 +476,7 @@ impl Repairer {
 mod tests {
     #![allow(clippy::unwrap_used)]
     use super::*;
-    use crate::term::TermPool;
+    use crate::term::{BvCmp, BvOp, TermPool};
 
     #[test]
     fn changes_the_newest_choice_and_recomputes_definitions() {
@@ -370,6 +546,39 @@ mod tests {
         pc.push(is0.clone());
         let m = Repairer::default().repair(&base, &[], &pc).unwrap();
         assert_eq!((m.eval_bool(&is0), m.get("c")), (Some(true), Some(&Val::Bv(0))));
+    }
+
+    /// A new location once the scope is full: `left -> 8` makes a second object exist,
+    /// which the bound forbids until `right` leaves the other one (location 4) out.
+    #[test]
+    fn takes_a_second_step_when_the_first_change_needs_another() {
+        let mut p = TermPool::new();
+        let (right, left) = (p.var("right", Sort::Bv(8)), p.var("left", Sort::Bv(8)));
+        let (e4, e8) = (p.var("L4.exists", Sort::Bool), p.var("L8.exists", Sort::Bool));
+        let [zero, two, four, eight] = [0, 2, 4, 8].map(|k| p.bv(8, k));
+        let (one16, zero16) = (p.bv(16, 1), p.bv(16, 0));
+        let right4 = p.eq(&right, &four);
+        let def4 = p.eq(&e4, &right4);
+        let r0 = p.eq(&right, &zero);
+        let r2 = p.eq(&right, &two);
+        let dom = p.or(&[r0.clone(), r2, right4]);
+        let nonnull = p.not(&r0);
+        let left8 = p.eq(&left, &eight);
+        let def8 = p.eq(&e8, &left8);
+        let (c4, c8) = (p.ite(&e4, &one16, &zero16), p.ite(&e8, &one16, &zero16));
+        let count = p.bin(BvOp::Add, &c4, &c8);
+        let bound = p.cmp(BvCmp::Ule, &count, &one16);
+        let pc = [def4, dom, nonnull, def8, bound.clone(), left8.clone()];
+        let mut base = Assignment::default();
+        for (n, v) in [("right", 4), ("left", 0)] {
+            base.values.insert(Rc::from(n), Val::Bv(v));
+        }
+        base.values.insert(Rc::from("L4.exists"), Val::Bool(true));
+        base.values.insert(Rc::from("L8.exists"), Val::Bool(false));
+        let known = &pc[..5];
+        let m = Repairer::default().repair(&base, known, &pc).unwrap();
+        assert!(pc.iter().all(|t| m.eval_bool(t) == Some(true)));
+        assert_eq!((m.get("left"), m.get("right")), (Some(&Val::Bv(8)), Some(&Val::Bv(2))));
     }
 
     #[test]

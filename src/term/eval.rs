@@ -92,6 +92,11 @@ impl<'a> Evaluator<'a> {
         Evaluator { partial: true, ..Evaluator::new(asg) }
     }
 
+    /// The value of symbol `name`: the overlay's, else the assignment's (`None`: unset).
+    pub fn value_of(&self, name: &str) -> Option<&Val> {
+        self.overlay.get(name).or_else(|| self.asg.values.get(name))
+    }
+
     /// Gives `name` the value `v` from now on. Only sound before any term reading `name` has
     /// been evaluated (results are memoized).
     pub fn set(&mut self, name: Rc<str>, v: Val) {
