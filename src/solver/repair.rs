@@ -48,8 +48,12 @@ pub struct Repairer {
     /// in order: the entries a change of a symbol can make true or false.
     symbols: Vec<Rc<[Rc<str>]>>,
     occurs: HashMap<Rc<str>, Vec<usize>>,
-    /// The symbols of the entries seen, by term id (depth-first queries come back to them).
-    symbols_of: HashMap<u32, Rc<[Rc<str>]>, BuildHasherDefault<IdHasher>>,
+    /// The entries that read array contents (heap summaries), in order: any change may
+    /// reach them.
+    opaque: Vec<usize>,
+    /// The symbols of the entries seen, by term id (depth-first queries come back to them),
+    /// and whether they read array contents.
+    symbols_of: HashMap<u32, (Rc<[Rc<str>]>, bool), BuildHasherDefault<IdHasher>>,
 }
 
 /// A repair under way: the changes made so far, with the defined symbols recomputed (over
@@ -62,10 +66,11 @@ struct Walk {
 }
 
 /// The symbols of `t` outside array contents (heap summaries: walking their chains of
-/// stores would cost every entry their length; the final check covers what they hold).
-fn entry_symbols(t: &Term) -> Vec<Rc<str>> {
+/// stores would cost every entry their length), and whether it has array contents.
+fn entry_symbols(t: &Term) -> (Rc<[Rc<str>]>, bool) {
     let mut seen: HashSet<u32, BuildHasherDefault<IdHasher>> = HashSet::default();
     let mut out = Vec::new();
+    let mut opaque = false;
     let mut stack = vec![t];
     while let Some(x) = stack.pop() {
         if !seen.insert(x.id()) {
@@ -73,11 +78,11 @@ fn entry_symbols(t: &Term) -> Vec<Rc<str>> {
         }
         match x.node() {
             Node::Var(n, _) => out.push(n.clone()),
-            _ if matches!(x.sort(), Sort::Array(..)) => {}
+            _ if matches!(x.sort(), Sort::Array(..)) => opaque = true,
             _ => stack.extend(x.children()),
         }
     }
-    out
+    (out.into(), opaque)
 }
 
 /// How many values of an if-then-else [`may_be`] looks at.
@@ -119,6 +124,7 @@ impl Repairer {
             self.first.retain(|_, i| *i < common);
             self.free.retain(|(i, _)| *i < common);
             self.walked.retain(|_, i| *i < common);
+            self.opaque.retain(|i| *i < common);
             for syms in self.symbols.drain(common..).rev() {
                 for v in syms.iter() {
                     if let Some(list) = self.occurs.get_mut(v) {
@@ -159,7 +165,10 @@ impl Repairer {
                 }
             }
             self.defines.push(def);
-            let syms = self.symbols_of.entry(t.id()).or_insert_with(|| entry_symbols(t).into()).clone();
+            let (syms, opaque) = self.symbols_of.entry(t.id()).or_insert_with(|| entry_symbols(t)).clone();
+            if opaque {
+                self.opaque.push(i);
+            }
             for v in syms.iter() {
                 self.occurs.entry(v.clone()).or_default().push(i);
             }
@@ -354,7 +363,8 @@ impl Repairer {
     }
 
     /// `walk` with `name` (first occurring in entry `first`) set to `k`: the entries that
-    /// name it, or a symbol whose definition's value the change moves, evaluated again.
+    /// name it, or a symbol whose definition's value the change moves, or read array
+    /// contents (whose symbols are not listed), evaluated again.
     /// `None` when entry `fix` stays false (a change is for it), when more than `limit`
     /// entries end up false, or when a definition could not be evaluated. Definitions go
     /// in order, `fix` as soon as they are set, the other entries after it (a plain entry
@@ -375,6 +385,7 @@ impl Repairer {
         overlay.insert(name.clone(), Val::Bv(k));
         let mut falsified = walk.falsified.clone();
         let mut pending: BTreeSet<usize> = self.occurs.get(name).into_iter().flatten().copied().collect();
+        pending.extend(self.opaque.iter().copied());
         let mut before_fix = Vec::new();
         let judge = |ev: &mut Evaluator, falsified: &mut BTreeSet<usize>, i: usize| {
             if self.pc.get(i).is_some_and(|t| ev.eval(t) == Some(Val::Bool(true))) {
@@ -579,6 +590,26 @@ mod tests {
         let m = Repairer::default().repair(&base, known, &pc).unwrap();
         assert!(pc.iter().all(|t| m.eval_bool(t) == Some(true)));
         assert_eq!((m.get("left"), m.get("right")), (Some(&Val::Bv(8)), Some(&Val::Bv(2))));
+    }
+
+    /// A symbol that only a chain of stores names (a heap summary's index) is not in the
+    /// occurrence lists: the entries reading array contents are evaluated for any change.
+    #[test]
+    fn a_change_reaches_the_entries_that_read_array_contents() {
+        let mut p = TermPool::new();
+        let ptr = p.var("p", Sort::Bv(8));
+        let keys = p.var("K", Sort::Array(8, 8));
+        let [one, two, seven] = [1, 2, 7].map(|k| p.bv(8, k));
+        let (is1, is2) = (p.eq(&ptr, &one), p.eq(&ptr, &two));
+        let dom = p.or2(&is1, &is2);
+        let stored = p.store(&keys, &ptr, &seven);
+        let read = p.select(&stored, &two);
+        let hit = p.eq(&read, &seven);
+        let mut base = Assignment::default();
+        base.values.insert(Rc::from("p"), Val::Bv(1));
+        let pc = [dom.clone(), hit.clone()];
+        let m = Repairer::default().repair(&base, std::slice::from_ref(&dom), &pc).unwrap();
+        assert_eq!((m.get("p"), m.eval_bool(&hit)), (Some(&Val::Bv(2)), Some(true)));
     }
 
     #[test]
