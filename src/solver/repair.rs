@@ -385,7 +385,8 @@ impl Repairer {
         overlay.insert(name.clone(), Val::Bv(k));
         let mut falsified = walk.falsified.clone();
         let mut pending: BTreeSet<usize> = self.occurs.get(name).into_iter().flatten().copied().collect();
-        pending.extend(self.opaque.iter().copied());
+        // Those before the symbol's first entry cannot read it.
+        pending.extend(self.opaque.iter().copied().filter(|i| *i >= first));
         let mut before_fix = Vec::new();
         let judge = |ev: &mut Evaluator, falsified: &mut BTreeSet<usize>, i: usize| {
             if self.pc.get(i).is_some_and(|t| ev.eval(t) == Some(Val::Bool(true))) {
