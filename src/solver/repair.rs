@@ -349,17 +349,32 @@ impl Repairer {
     /// The walk's start: `base` on the entries from `start` on, the symbols they define
     /// recomputed (`None`: a definition could not be evaluated).
     fn start(&self, base: &Assignment, start: usize) -> Option<Walk> {
-        let mut ev = Evaluator::new(base);
+        let (ev, falsified) = self.pass(Evaluator::new(base), start, false)?;
+        Some(Walk { overlay: ev.into_overlay(), falsified, from: start })
+    }
+
+    /// Evaluates the entries from `from` on under `ev`, setting each symbol an entry
+    /// defines to its definition's value: the evaluator and the entries found false (with
+    /// `first_only`, the first of them at most). `None`: a definition could not be evaluated.
+    fn pass<'a>(
+        &self,
+        mut ev: Evaluator<'a>,
+        from: usize,
+        first_only: bool,
+    ) -> Option<(Evaluator<'a>, BTreeSet<usize>)> {
         let mut falsified = BTreeSet::new();
-        for (i, t) in self.pc.iter().enumerate().skip(start) {
+        for (i, t) in self.pc.iter().enumerate().skip(from) {
             if let Some(Some((name, e))) = self.defines.get(i) {
                 let v = ev.eval(e)?;
                 ev.set(name.clone(), v);
             } else if ev.eval(t) != Some(Val::Bool(true)) {
                 falsified.insert(i);
+                if first_only {
+                    break;
+                }
             }
         }
-        Some(Walk { overlay: ev.into_overlay(), falsified, from: start })
+        Some((ev, falsified))
     }
 
     /// `walk` with `name` (first occurring in entry `first`) set to `k`: the entries that
@@ -381,8 +396,6 @@ impl Repairer {
         let (name, k) = change;
         let mut ev = self.evaluator(base, &walk.overlay);
         ev.set(name.clone(), Val::Bv(k));
-        let mut overlay = walk.overlay.clone();
-        overlay.insert(name.clone(), Val::Bv(k));
         let mut falsified = walk.falsified.clone();
         let mut pending: BTreeSet<usize> = self.occurs.get(name).into_iter().flatten().copied().collect();
         // Those before the symbol's first entry cannot read it.
@@ -399,10 +412,9 @@ impl Repairer {
             match self.defines.get(i) {
                 Some(Some((d, e))) => {
                     let v = ev.eval(e)?;
-                    if overlay.get(d).or_else(|| base.get(d)) != Some(&v) {
+                    if ev.value_of(d) != Some(&v) {
                         pending.extend(self.occurs.get(d).into_iter().flatten().filter(|j| **j > i));
-                        ev.set(d.clone(), v.clone());
-                        overlay.insert(d.clone(), v);
+                        ev.set(d.clone(), v);
                     }
                 }
                 _ if i < fix => before_fix.push(i),
@@ -423,7 +435,7 @@ impl Repairer {
         if falsified.len() > limit {
             return None;
         }
-        Some(Walk { overlay, falsified, from: walk.from.min(first) })
+        Some(Walk { overlay: ev.into_overlay(), falsified, from: walk.from.min(first) })
     }
 
     /// The model of a walk that falsifies nothing, once every entry from the first it
@@ -435,13 +447,9 @@ impl Repairer {
                 ev.set(n.clone(), v.clone());
             }
         }
-        for (i, t) in self.pc.iter().enumerate().skip(walk.from) {
-            if let Some(Some((name, e))) = self.defines.get(i) {
-                let v = ev.eval(e)?;
-                ev.set(name.clone(), v);
-            } else if ev.eval(t) != Some(Val::Bool(true)) {
-                return None;
-            }
+        let (ev, falsified) = self.pass(ev, walk.from, true)?;
+        if !falsified.is_empty() {
+            return None;
         }
         let mut out = base.clone();
         out.values.extend(ev.into_overlay());
