@@ -10,7 +10,8 @@
 //! condition (`r9 == ite(...)`, `L8.exists <=> ...`, first occurrence of the symbol), often
 //! satisfies them all. A choice that needs another takes a short walk of such changes (a new
 //! location once the scope is full needs another field to leave an object out). A change
-//! re-evaluates only the entries that name the symbol or a symbol defined from it; a model
+//! re-evaluates only the entries that name the symbol or a symbol defined from it, and those
+//! that read array contents (heap summaries, whose symbols are not listed); a model
 //! found is checked once more on every entry from the first the changes can reach (the base
 //! model is known to satisfy the entries before). A repaired model is as good as a solver's;
 //! when none is found the solver is asked.
@@ -105,6 +106,13 @@ fn may_be(t: &Term, name: &str) -> bool {
         }
     }
     false
+}
+
+/// `base` with the values of `overlay` in place of its own.
+fn with_overlay(base: &Assignment, overlay: HashMap<Rc<str>, Val>) -> Assignment {
+    let mut out = base.clone();
+    out.values.extend(overlay);
+    out
 }
 
 fn var_name(t: &Term) -> Option<Rc<str>> {
@@ -255,9 +263,7 @@ impl Repairer {
                 ev.set(name.clone(), v);
             }
         }
-        let mut out = base.clone();
-        out.values.extend(ev.into_overlay());
-        out
+        with_overlay(base, ev.into_overlay())
     }
 
     /// The symbols that `named` (those of one entry) depend on: themselves, and those of
@@ -288,9 +294,7 @@ impl Repairer {
         let start = super::common_prefix(known, pc);
         let mut walk = self.start(base, start)?;
         if walk.falsified.is_empty() {
-            let mut out = base.clone();
-            out.values.extend(walk.overlay);
-            return Some(out);
+            return Some(with_overlay(base, walk.overlay));
         }
         let mut changed: Vec<Rc<str>> = Vec::new();
         let mut tried = 0;
@@ -451,9 +455,7 @@ impl Repairer {
         if !falsified.is_empty() {
             return None;
         }
-        let mut out = base.clone();
-        out.values.extend(ev.into_overlay());
-        Some(out)
+        Some(with_overlay(base, ev.into_overlay()))
     }
 
     /// The free symbols a change may set to make entry `bad` true: the recent ones it
