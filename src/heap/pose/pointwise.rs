@@ -11,7 +11,11 @@
 //! whose field is unread, one side per earlier symbol it may alias (it reads that object's
 //! value) and one for an object of its own. The sides are disjoint and cover every input,
 //! so a search over them finds a valid input exactly when one exists; a walk around a cycle
-//! of input objects then reuses their symbols.
+//! of input objects then reuses their symbols. A primitive field reads the same way: its
+//! merged value is an if-then-else over whether the symbol is one of the earlier ones, and
+//! the precondition's comparisons of such values (a search tree's key bounds) left Z3 to
+//! decide the aliasing of the method's symbols in every check (AvlTree#insert with repOK at
+//! scope 4: 390 queries in 1.2 s, 441 in 0.27 s reading pointwise).
 
 use super::{Alloc, Key, Leaf, Pose, PoseHeap, internal};
 use crate::Result;
@@ -43,9 +47,9 @@ impl Pose {
         Ok(out)
     }
 
-    /// `Y.key` for symbol `i`: its value when read before; for an unread reference field,
-    /// the value of the first earlier symbol of the key's log that `Y` equals, one
-    /// alternative each, or a new symbol when `Y` equals none of them.
+    /// `Y.key` for symbol `i`: its value when read before; for an unread field (not array
+    /// contents), the value of the first earlier symbol of the key's log that `Y` equals,
+    /// one alternative each, or a new symbol when `Y` equals none of them.
     fn read_sym_pointwise(
         cx: &mut Ctx<'_>,
         heap: PoseHeap,
@@ -58,9 +62,8 @@ impl Pose {
             return Pose::split_value(cx, &heap, assume, v);
         }
         let y = s.var.clone();
-        let by_alias = Pose::key_type(cx, &heap, i, key)?.is_reference()
-            && key != Key::Elems
-            && heap.logs.get(&key).is_some_and(|log| log.writes.is_empty() && !log.inits.is_empty());
+        let by_alias =
+            key != Key::Elems && heap.logs.get(&key).is_some_and(|log| log.writes.is_empty() && !log.inits.is_empty());
         if !by_alias {
             let (h, v, mut a, cut) = Pose::read(cx, heap, i, key)?;
             a.splice(0..0, assume);
