@@ -9,8 +9,12 @@
 //! equality between two undecided terms once their if-then-else values are read as the
 //! branch the facts take (POSE's `this.root.right != ite(this.root == this.root.right,
 //! this.root.right, this.root.right.right)` with `this.root != this.root.right` says
-//! `this.root.right != this.root.right.right`). A constraint the facts make false, or two facts
-//! that disagree, refute the whole conjunction. Sound, not complete: `false` only means that
+//! `this.root.right != this.root.right.right`), and the one value left to a symbol bounded
+//! above by a small constant (`x <=u 5`) that the facts say it differs from all others:
+//! POSE numbers its symbols so, and a P-search that found the scope's objects all distinct
+//! leaves none for one more (`this.root.right.right.right <=u 5` once `this` is 1, the three
+//! before it 2, 3 and 4, and `5 != this.root.right.right.right`). A constraint the facts make
+//! false, or two facts that disagree, refute the whole conjunction. Sound, not complete: `false` only means that
 //! propagation found no contradiction (the solver decides).
 //!
 //! It answers the P-searches' most common unsatisfiable query under uber's if-then-else heap
@@ -24,6 +28,9 @@ use super::{Assignment, Evaluator, Node, Term, Val};
 
 /// Most rounds of propagation (each round evaluates every constraint once).
 const ROUNDS: usize = 16;
+
+/// The largest upper bound whose values [`Facts::propagate`] counts one by one.
+const SMALL_DOMAIN: u64 = 64;
 
 /// What one round learned.
 #[derive(Default)]
@@ -87,8 +94,20 @@ struct Facts {
 impl Facts {
     /// Propagates to a fixpoint: `true` when a constraint or two facts contradict.
     fn propagate(&mut self, pc: &[Term]) -> bool {
+        let bounds = small_domains(pc);
         for _ in 0..ROUNDS {
             let mut learned = Learned::default();
+            for (name, max) in &bounds {
+                if self.values.values.contains_key(name) {
+                    continue;
+                }
+                let mut left = (0..=*max).filter(|v| !self.unequal.contains(&(name.clone(), *v)));
+                match (left.next(), left.next()) {
+                    (None, _) => return true,
+                    (Some(v), None) => learned.equal.push((name.clone(), Val::Bv(v))),
+                    _ => {}
+                }
+            }
             {
                 let mut ev = Evaluator::partial(&self.values);
                 let known = Known { unequal: &self.unequal, atoms: &self.atoms };
@@ -142,6 +161,27 @@ impl Facts {
         }
         Some(grew)
     }
+}
+
+/// The symbols `pc` bounds above by a small constant (`x <=u k`, `x <u k`), with the bound.
+fn small_domains(pc: &[Term]) -> Vec<(Rc<str>, u64)> {
+    let mut out: HashMap<Rc<str>, u64> = HashMap::new();
+    for t in pc {
+        let Node::Cmp(op, x, k) = t.node() else { continue };
+        let (Node::Var(name, _), Node::Bv(_, k)) = (x.node(), k.node()) else { continue };
+        let max = match op {
+            super::BvCmp::Ule => *k,
+            super::BvCmp::Ult if *k > 0 => *k - 1,
+            _ => continue,
+        };
+        if max <= SMALL_DOMAIN {
+            let b = out.entry(name.clone()).or_insert(max);
+            *b = (*b).min(max);
+        }
+    }
+    let mut out: Vec<(Rc<str>, u64)> = out.into_iter().collect();
+    out.sort();
+    out
 }
 
 /// The truth of `t` under the facts: evaluated, an equality of a symbol with a value the
@@ -344,6 +384,30 @@ mod tests {
         let ne = p.eq(&value, &k2);
         let ne = p.not(&ne);
         assert!(refuted_by_propagation(&[p.eq(&right, &three), ne]));
+    }
+
+    #[test]
+    fn a_bounded_symbol_takes_the_one_value_left_and_none_refutes() {
+        // POSE numbers its symbols: `this <=u 1`, `root <=u 2`, `next <=u 3`, each non-null
+        // and apart from those before; with `next <=u 2` no number is left for it.
+        let mut p = TermPool::default();
+        let (this, root, next) =
+            (p.var("this", Sort::Bv(16)), p.var("this.root", Sort::Bv(16)), p.var("this.root.next", Sort::Bv(16)));
+        let zero = p.bv(16, 0);
+        let bound = |p: &mut TermPool, x: &Term, k: i64| {
+            let k = p.bv(16, k);
+            p.cmp(crate::term::BvCmp::Ule, x, &k)
+        };
+        let mut pc = vec![bound(&mut p, &this, 1), p.ne(&this, &zero), bound(&mut p, &root, 2), p.ne(&root, &zero)];
+        pc.extend([p.ne(&root, &this), p.ne(&next, &zero), p.ne(&next, &this), p.ne(&next, &root)]);
+        let mut open = pc.clone();
+        open.push(bound(&mut p, &next, 3));
+        assert!(!refuted_by_propagation(&open));
+        pc.push(bound(&mut p, &next, 2));
+        assert!(refuted_by_propagation(&pc));
+        // Without `root != this`, `root` may be 1 and leave 2 for `next`: nothing refuted.
+        pc.retain(|t| *t != p.ne(&root, &this));
+        assert!(!refuted_by_propagation(&pc));
     }
 
     #[test]
