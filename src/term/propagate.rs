@@ -38,6 +38,8 @@ struct Learned {
     equal: Vec<(Rc<str>, Val)>,
     unequal: Vec<(Rc<str>, u64)>,
     atoms: Vec<((u32, u32), bool)>,
+    /// Two undecided symbols found equal (also among `atoms`).
+    same: Vec<(Rc<str>, Rc<str>)>,
 }
 
 /// The bit-vector values each symbol is known to differ from.
@@ -89,6 +91,8 @@ struct Facts {
     values: Assignment,
     unequal: Unequal,
     atoms: Atoms,
+    /// The undecided symbols each is known to equal: they differ from the same values.
+    same: HashMap<Rc<str>, HashSet<Rc<str>>>,
 }
 
 impl Facts {
@@ -101,7 +105,13 @@ impl Facts {
                 if self.values.values.contains_key(name) {
                     continue;
                 }
-                let mut left = (0..=*max).filter(|v| !self.unequal.contains(&(name.clone(), *v)));
+                let same = self.same.get(name);
+                let excluded = |v: u64| {
+                    std::iter::once(name)
+                        .chain(same.into_iter().flatten())
+                        .any(|x| self.unequal.contains(&(x.clone(), v)))
+                };
+                let mut left = (0..=*max).filter(|v| !excluded(*v));
                 match (left.next(), left.next()) {
                     (None, _) => return true,
                     (Some(v), None) => learned.equal.push((name.clone(), Val::Bv(v))),
@@ -158,6 +168,10 @@ impl Facts {
                 Some(_) => {}
                 None => grew = true,
             }
+        }
+        for (a, b) in learned.same {
+            self.same.entry(a.clone()).or_default().insert(b.clone());
+            self.same.entry(b).or_default().insert(a);
         }
         Some(grew)
     }
@@ -284,6 +298,9 @@ fn force(ev: &mut Evaluator<'_>, known: Known<'_>, t: &Term, want: bool, out: &m
                 push_value(out, name, v, want);
             } else if x != y && ev.eval(&x).is_none() && ev.eval(&y).is_none() {
                 out.atoms.push((atom(&x, &y), want));
+                if let (true, Node::Var(a, _), Node::Var(b, _)) = (want, x.node(), y.node()) {
+                    out.same.push((a.clone(), b.clone()));
+                }
             }
         }
         _ => {}
@@ -406,8 +423,27 @@ mod tests {
         pc.push(bound(&mut p, &next, 2));
         assert!(refuted_by_propagation(&pc));
         // Without `root != this`, `root` may be 1 and leave 2 for `next`: nothing refuted.
-        pc.retain(|t| *t != p.ne(&root, &this));
+        let apart = p.ne(&root, &this);
+        pc.retain(|t| *t != apart);
         assert!(!refuted_by_propagation(&pc));
+    }
+
+    #[test]
+    fn equal_symbols_differ_from_the_same_values() {
+        // `next <=u 3` and `other == next`, where `other` differs from 0, 1 and 2: `next` is 3.
+        let mut p = TermPool::default();
+        let (next, other) = (p.var("next", Sort::Bv(16)), p.var("other", Sort::Bv(16)));
+        let (three, bound) = (p.bv(16, 3), p.bv(16, 3));
+        let le = p.cmp(crate::term::BvCmp::Ule, &next, &bound);
+        let same = p.eq(&next, &other);
+        let mut pc = vec![le, same];
+        for v in 0..3 {
+            let k = p.bv(16, v);
+            pc.push(p.ne(&other, &k));
+        }
+        assert!(!refuted_by_propagation(&pc));
+        pc.push(p.ne(&next, &three));
+        assert!(refuted_by_propagation(&pc));
     }
 
     #[test]
