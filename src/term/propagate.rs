@@ -59,15 +59,30 @@ struct Known<'a> {
 /// order cycle among its comparisons once the if-then-else values whose conditions the facts
 /// decide are read as the branch they take (`L1.key <= key <= ite(2 == L1.right, L1.key,
 /// L2.key)` with `L2.key < L1.key` and `L1.right` decided to be `3`).
+///
+/// When that finds nothing, a few symbols of a small domain with two values left are split
+/// on: both values refuted refutes the conjunction (POSE's search-tree P-searches: the
+/// method's `this.root.right.right` is `this.root` or `this.root.right` once the other
+/// numbers are taken, and either closes an order cycle among the keys).
 pub fn refuted_by_propagation(pc: &[Term]) -> bool {
+    let bounds = small_domains(pc);
     let mut facts = Facts::default();
-    if facts.propagate(pc) {
+    if facts.refuted(pc, &bounds) {
         return true;
     }
-    let mut ev = Evaluator::partial(&facts.values);
-    let known = Known { unequal: &facts.unequal, atoms: &facts.atoms };
-    super::order::refutes_resolved(pc, &mut |t| taken_branch(&mut ev, known, t))
+    let pairs: Vec<(Rc<str>, [u64; 2])> =
+        bounds.iter().filter_map(|(name, max)| facts.two_left(name, *max).map(|vs| (name.clone(), vs))).collect();
+    pairs.into_iter().take(SPLITS).any(|(name, vs)| {
+        vs.iter().all(|v| {
+            let mut f = facts.clone();
+            f.values.values.insert(name.clone(), Val::Bv(*v));
+            f.refuted(pc, &bounds)
+        })
+    })
 }
+
+/// How many two-valued symbols [`refuted_by_propagation`] splits on at most.
+const SPLITS: usize = 4;
 
 /// `t` with its if-then-else structure resolved as far as the facts decide the conditions.
 fn taken_branch(ev: &mut Evaluator<'_>, known: Known<'_>, t: &Term) -> Term {
@@ -96,25 +111,48 @@ struct Facts {
 }
 
 impl Facts {
+    /// Propagation to a fixpoint, then the order cycles through the branches it decides.
+    fn refuted(&mut self, pc: &[Term], bounds: &[(Rc<str>, u64)]) -> bool {
+        if self.propagate(pc, bounds) {
+            return true;
+        }
+        let mut ev = Evaluator::partial(&self.values);
+        let known = Known { unequal: &self.unequal, atoms: &self.atoms };
+        super::order::refutes_resolved(pc, &mut |t| taken_branch(&mut ev, known, t))
+    }
+
+    /// The values of `0..=max` the undecided symbol `name` is not known to differ from
+    /// (nor a symbol it equals): the first three at most.
+    fn left(&self, name: &Rc<str>, max: u64) -> Vec<u64> {
+        if self.values.values.contains_key(name) {
+            return Vec::new();
+        }
+        let same = self.same.get(name);
+        let excluded = |v: u64| {
+            std::iter::once(name).chain(same.into_iter().flatten()).any(|x| self.unequal.contains(&(x.clone(), v)))
+        };
+        (0..=max).filter(|v| !excluded(*v)).take(3).collect()
+    }
+
+    /// The two values left to the undecided symbol `name`, when two are.
+    fn two_left(&self, name: &Rc<str>, max: u64) -> Option<[u64; 2]> {
+        match self.left(name, max)[..] {
+            [a, b] => Some([a, b]),
+            _ => None,
+        }
+    }
+
     /// Propagates to a fixpoint: `true` when a constraint or two facts contradict.
-    fn propagate(&mut self, pc: &[Term]) -> bool {
-        let bounds = small_domains(pc);
+    fn propagate(&mut self, pc: &[Term], bounds: &[(Rc<str>, u64)]) -> bool {
         for _ in 0..ROUNDS {
             let mut learned = Learned::default();
-            for (name, max) in &bounds {
+            for (name, max) in bounds {
                 if self.values.values.contains_key(name) {
                     continue;
                 }
-                let same = self.same.get(name);
-                let excluded = |v: u64| {
-                    std::iter::once(name)
-                        .chain(same.into_iter().flatten())
-                        .any(|x| self.unequal.contains(&(x.clone(), v)))
-                };
-                let mut left = (0..=*max).filter(|v| !excluded(*v));
-                match (left.next(), left.next()) {
-                    (None, _) => return true,
-                    (Some(v), None) => learned.equal.push((name.clone(), Val::Bv(v))),
+                match self.left(name, *max)[..] {
+                    [] => return true,
+                    [v] => learned.equal.push((name.clone(), Val::Bv(v))),
                     _ => {}
                 }
             }
@@ -426,6 +464,25 @@ mod tests {
         let apart = p.ne(&root, &this);
         pc.retain(|t| *t != apart);
         assert!(!refuted_by_propagation(&pc));
+    }
+
+    #[test]
+    fn a_symbol_with_two_values_left_is_split_on() {
+        // `next <=u 2`, non-null: `next` is 1 (`a`) or 2 (`b`), and `a.key < b.key`. A key of
+        // `next` below `b.key` and above `a.key` fits neither.
+        let mut p = TermPool::default();
+        let next = p.var("next", Sort::Bv(16));
+        let (zero, one, two) = (p.bv(16, 0), p.bv(16, 1), p.bv(16, 2));
+        let (ka, kb) = (p.var("a.key", Sort::Bv(32)), p.var("b.key", Sort::Bv(32)));
+        let is_a = p.eq(&next, &one);
+        let is_b = p.eq(&next, &two);
+        let ib = p.ite(&is_b, &kb, &ka);
+        let key = p.ite(&is_a, &ka, &ib);
+        let bound = p.cmp(crate::term::BvCmp::Ule, &next, &two);
+        let mut pc = vec![bound, p.ne(&next, &zero), p.slt(&ka, &kb), p.slt(&key, &kb)];
+        assert!(!refuted_by_propagation(&pc));
+        pc.push(p.slt(&ka, &key));
+        assert!(refuted_by_propagation(&pc));
     }
 
     #[test]
