@@ -1,5 +1,7 @@
 //! POSE reads and writes through a reference term, merged over the objects it may denote.
 
+use std::rc::Rc;
+
 use super::chain::{chain, ite_value};
 use super::{Alloc, Key, Leaf, Pose, PoseHeap, internal};
 use crate::Result;
@@ -129,7 +131,7 @@ impl Pose {
                     let c = cx.terms.eq(r, &h.syms[j].var);
                     ite_value(cx, &c, v, &old)?
                 };
-                h.syms[j].fields.insert(key, new);
+                Rc::make_mut(&mut h.syms[j]).fields.insert(key, new);
             }
         }
         let cut = Cut::any(cx, &cuts);

@@ -19,6 +19,7 @@ mod pointwise;
 
 use std::collections::BTreeMap;
 use std::collections::HashSet;
+use std::rc::Rc;
 
 use crate::classfile::{FieldId, JType};
 use crate::heap::objects::{PrimElems, elem_width};
@@ -78,7 +79,8 @@ pub struct Alloc {
 /// The POSE heap of one trace.
 #[derive(Debug, Clone, Default)]
 pub struct PoseHeap {
-    pub syms: Vec<Sym>,
+    /// Shared between the heaps of a trace's forks until one of them changes a symbol.
+    pub syms: Vec<Rc<Sym>>,
     pub allocs: Vec<Alloc>,
     /// Classes a symbol's class variable ranges over.
     pub kinds: Vec<ObjKind>,
@@ -227,7 +229,7 @@ impl Pose {
         let class_ok = cx.terms.or(&options);
         assume.push(cx.terms.implies(&fresh, &class_ok));
         let cut = Cut::of_new(cx, heap, &var, max);
-        heap.syms.push(Sym {
+        heap.syms.push(Rc::new(Sym {
             name: name.to_string(),
             var,
             declared: ty.clone(),
@@ -241,7 +243,7 @@ impl Pose {
             },
             fields: BTreeMap::new(),
             initial: BTreeMap::new(),
-        });
+        }));
         (heap.syms.len() - 1, assume, cut)
     }
 
@@ -321,7 +323,7 @@ impl Pose {
         log.inits.push((y, z.clone()));
         h.seq += 1;
         let seq = h.seq;
-        let s = &mut h.syms[i];
+        let s = Rc::make_mut(&mut h.syms[i]);
         s.fields.insert(key, v.clone());
         s.initial.insert(key, (z, seq));
         Ok((h, v, assume, cut))
@@ -351,9 +353,9 @@ impl Pose {
                 None => eq,
             };
             let upd = ite_value(cx, &c, v, &old)?;
-            h.syms[j].fields.insert(key, upd);
+            Rc::make_mut(&mut h.syms[j]).fields.insert(key, upd);
         }
-        h.syms[i].fields.insert(key, new.clone());
+        Rc::make_mut(&mut h.syms[i]).fields.insert(key, new.clone());
         Ok((h, new, assume, cut))
     }
 }
@@ -396,7 +398,7 @@ impl HeapStrategy for Pose {
         if let Some(c) = cut {
             assume.push(c.keep);
         }
-        Ok((s.var, assume))
+        Ok((s.var.clone(), assume))
     }
 
     fn alloc(&self, cx: &mut Ctx<'_>, heap: &mut PoseHeap, kind: ObjKind, len: Option<Term>) -> Result<Term> {
@@ -675,7 +677,7 @@ impl HeapStrategy for Pose {
                 let v = chain(cx, &before, &y, Some(&z))?.unwrap_or(z);
                 fields.insert(key, v);
             }
-            h.syms[i].fields = fields;
+            Rc::make_mut(&mut h.syms[i]).fields = fields;
         }
         Ok(h)
     }
