@@ -10,11 +10,13 @@
 //! branch the facts take (POSE's `this.root.right != ite(this.root == this.root.right,
 //! this.root.right, this.root.right.right)` with `this.root != this.root.right` says
 //! `this.root.right != this.root.right.right`), and the one value left to a symbol bounded
-//! above by a small constant (`x <=u 5`) that the facts say it differs from all others:
-//! POSE numbers its symbols so, and a P-search that found the scope's objects all distinct
-//! leaves none for one more (`this.root.right.right.right <=u 5` once `this` is 1, the three
-//! before it 2, 3 and 4, and `5 != this.root.right.right.right`). A constraint the facts make
-//! false, or two facts that disagree, refute the whole conjunction. Sound, not complete: `false` only means that
+//! above by a small constant (`x <=u 5`) that the facts say it differs from all others (or a
+//! symbol it was found equal to differs from): POSE numbers its symbols so, and a P-search
+//! that found the scope's objects all distinct leaves none for one more
+//! (`this.root.right.right.right <=u 5` once `this` is 1, the three before it 2, 3 and 4, and
+//! `5 != this.root.right.right.right`). A constraint the facts make false, or two facts that
+//! disagree, refute the whole conjunction; when propagation finds nothing, a few symbols with
+//! two such values left are split on. Sound, not complete: `false` only means that
 //! propagation found no contradiction (the solver decides).
 //!
 //! It answers the P-searches' most common unsatisfiable query under uber's if-then-else heap
