@@ -361,7 +361,13 @@ fn push_value(out: &mut Learned, name: Rc<str>, v: Val, want: bool) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::term::{Sort, TermPool};
+    use crate::term::{BvCmp, Sort, TermPool};
+
+    /// `x <=u k` over 16-bit values (POSE's numbering of its symbols).
+    fn at_most(p: &mut TermPool, x: &Term, k: i64) -> Term {
+        let k = p.bv(16, k);
+        p.cmp(BvCmp::Ule, x, &k)
+    }
 
     #[test]
     fn a_value_set_decided_by_its_fields_refutes_the_opposite_null_test() {
@@ -451,16 +457,12 @@ mod tests {
         let (this, root, next) =
             (p.var("this", Sort::Bv(16)), p.var("this.root", Sort::Bv(16)), p.var("this.root.next", Sort::Bv(16)));
         let zero = p.bv(16, 0);
-        let bound = |p: &mut TermPool, x: &Term, k: i64| {
-            let k = p.bv(16, k);
-            p.cmp(crate::term::BvCmp::Ule, x, &k)
-        };
-        let mut pc = vec![bound(&mut p, &this, 1), p.ne(&this, &zero), bound(&mut p, &root, 2), p.ne(&root, &zero)];
+        let mut pc = vec![at_most(&mut p, &this, 1), p.ne(&this, &zero), at_most(&mut p, &root, 2), p.ne(&root, &zero)];
         pc.extend([p.ne(&root, &this), p.ne(&next, &zero), p.ne(&next, &this), p.ne(&next, &root)]);
         let mut open = pc.clone();
-        open.push(bound(&mut p, &next, 3));
+        open.push(at_most(&mut p, &next, 3));
         assert!(!refuted_by_propagation(&open));
-        pc.push(bound(&mut p, &next, 2));
+        pc.push(at_most(&mut p, &next, 2));
         assert!(refuted_by_propagation(&pc));
         // Without `root != this`, `root` may be 1 and leave 2 for `next`: nothing refuted.
         let apart = p.ne(&root, &this);
@@ -480,7 +482,7 @@ mod tests {
         let is_b = p.eq(&next, &two);
         let ib = p.ite(&is_b, &kb, &ka);
         let key = p.ite(&is_a, &ka, &ib);
-        let bound = p.cmp(crate::term::BvCmp::Ule, &next, &two);
+        let bound = at_most(&mut p, &next, 2);
         let mut pc = vec![bound, p.ne(&next, &zero), p.slt(&ka, &kb), p.slt(&key, &kb)];
         assert!(!refuted_by_propagation(&pc));
         pc.push(p.slt(&ka, &key));
@@ -492,8 +494,8 @@ mod tests {
         // `next <=u 3` and `other == next`, where `other` differs from 0, 1 and 2: `next` is 3.
         let mut p = TermPool::default();
         let (next, other) = (p.var("next", Sort::Bv(16)), p.var("other", Sort::Bv(16)));
-        let (three, bound) = (p.bv(16, 3), p.bv(16, 3));
-        let le = p.cmp(crate::term::BvCmp::Ule, &next, &bound);
+        let three = p.bv(16, 3);
+        let le = at_most(&mut p, &next, 3);
         let same = p.eq(&next, &other);
         let mut pc = vec![le, same];
         for v in 0..3 {
