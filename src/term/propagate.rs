@@ -14,10 +14,12 @@
 //! symbol it was found equal to differs from): POSE numbers its symbols so, and a P-search
 //! that found the scope's objects all distinct leaves none for one more
 //! (`this.root.right.right.right <=u 5` once `this` is 1, the three before it 2, 3 and 4, and
-//! `5 != this.root.right.right.right`). A constraint the facts make false, or two facts that
-//! disagree, refute the whole conjunction; when propagation finds nothing, a few symbols with
-//! two such values left are split on. Sound, not complete: `false` only means that
-//! propagation found no contradiction (the solver decides).
+//! `5 != this.root.right.right.right`), and a count of input locations at uber's scope bound
+//! (`1 + (L1.exists ? 1 : 0) + ... <=u 4`): more existing than the scope holds refutes, and as
+//! many as it holds says the rest do not exist. A constraint the facts make false, or two
+//! facts that disagree, refute the whole conjunction; when propagation finds nothing, a few
+//! symbols with two such values left are split on. Sound, not complete: `false` only means
+//! that propagation found no contradiction (the solver decides).
 //!
 //! It answers the P-searches' most common unsatisfiable query under uber's if-then-else heap
 //! (a precondition's choice of a field's target that the path condition's value sets rule
@@ -265,8 +267,56 @@ fn decided(ev: &mut Evaluator<'_>, known: Known<'_>, t: &Term) -> Option<bool> {
             }
         }
         Node::Not(a) => decided(ev, known, a).map(|b| !b),
+        Node::Cmp(op, sum, k) => {
+            let (max, (ones, open)) = (count_bound(*op, k)?, bit_count(ev, known, sum)?);
+            if ones > max { Some(false) } else { (ones + open.len() as u64 <= max).then_some(true) }
+        }
         _ => None,
     }
+}
+
+/// The largest count `sum <=u k` (or `sum <u k`) allows.
+fn count_bound(op: super::BvCmp, k: &Term) -> Option<u64> {
+    match (op, k.node()) {
+        (super::BvCmp::Ule, Node::Bv(_, k)) => Some(*k),
+        (super::BvCmp::Ult, Node::Bv(_, k)) if *k > 0 => Some(*k - 1),
+        _ => None,
+    }
+}
+
+/// A sum of constants and `ite(c, 1, 0)` bits (uber's scope bound: how many input locations
+/// exist), as what the decided bits and constants add up to and the undecided conditions;
+/// `None` for any other term or when the sum could wrap around its width.
+fn bit_count(ev: &mut Evaluator<'_>, known: Known<'_>, sum: &Term) -> Option<(u64, Vec<Term>)> {
+    fn walk(ev: &mut Evaluator<'_>, known: Known<'_>, t: &Term, acc: &mut (u64, Vec<Term>)) -> Option<()> {
+        match t.node() {
+            Node::Bin(super::BvOp::Add, a, b) => {
+                walk(ev, known, a, acc)?;
+                walk(ev, known, b, acc)
+            }
+            Node::Bv(_, v) => {
+                acc.0 = acc.0.checked_add(*v)?;
+                Some(())
+            }
+            Node::Ite(c, one, zero) if matches!((one.node(), zero.node()), (Node::Bv(_, 1), Node::Bv(_, 0))) => {
+                match decided(ev, known, c) {
+                    Some(true) => acc.0 += 1,
+                    Some(false) => {}
+                    None => acc.1.push(c.clone()),
+                }
+                Some(())
+            }
+            _ => None,
+        }
+    }
+    let Node::Bin(super::BvOp::Add, ..) = sum.node() else { return None };
+    let width = match sum.sort() {
+        super::Sort::Bv(w) if w < 64 => w,
+        _ => return None,
+    };
+    let mut acc = (0, Vec::new());
+    walk(ev, known, sum, &mut acc)?;
+    (acc.0.checked_add(acc.1.len() as u64)? < 1u64 << width).then_some(acc)
 }
 
 /// Whether one side is a symbol known to differ from the value of the other.
@@ -341,6 +391,14 @@ fn force(ev: &mut Evaluator<'_>, known: Known<'_>, t: &Term, want: bool, out: &m
                 if let (true, Node::Var(a, _), Node::Var(b, _)) = (want, x.node(), y.node()) {
                     out.same.push((a.clone(), b.clone()));
                 }
+            }
+        }
+        // A count at its bound: every undecided bit is 0.
+        Node::Cmp(op, sum, k) if want => {
+            if let (Some(max), Some((ones, open))) = (count_bound(*op, k), bit_count(ev, known, sum))
+                && ones == max
+            {
+                open.iter().for_each(|c| force(ev, known, c, false, out));
             }
         }
         _ => {}
@@ -544,6 +602,31 @@ mod tests {
         // Once both are fixed, the order is evaluated.
         let (one, two) = (p.int(1), p.int(2));
         let pc = [p.slt(&y, &x), p.eq(&x, &one), p.eq(&two, &y)];
+        assert!(refuted_by_propagation(&pc));
+    }
+
+    #[test]
+    fn a_count_of_existing_locations_over_the_scope_refutes_and_at_the_scope_closes_the_rest() {
+        // uber's scope bound `1 + (L1.exists ? 1 : 0) + ... <=u 4` (3 bits, six locations).
+        let mut p = TermPool::default();
+        let exists: Vec<Term> = (1..=5).map(|i| p.var(&format!("L{i}.exists"), Sort::Bool)).collect();
+        let (one, zero) = (p.bv(3, 1), p.bv(3, 0));
+        let mut sum = one.clone();
+        for e in &exists {
+            let bit = p.ite(e, &one, &zero);
+            sum = p.bin(crate::term::BvOp::Add, &sum, &bit);
+        }
+        let four = p.bv(3, 4);
+        let scope = p.cmp(BvCmp::Ule, &sum, &four);
+        // Four of them exist (L5 undecided): five objects where four fit.
+        let mut pc = vec![scope.clone()];
+        pc.extend(exists[..4].iter().cloned());
+        assert!(refuted_by_propagation(&pc));
+        // Three exist: the scope is full, so neither L4 nor L5 can.
+        let mut pc = vec![scope];
+        pc.extend(exists[..3].iter().cloned());
+        assert!(!refuted_by_propagation(&pc));
+        pc.push(p.or(&[exists[3].clone(), exists[4].clone()]));
         assert!(refuted_by_propagation(&pc));
     }
 }
