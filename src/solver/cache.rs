@@ -6,7 +6,7 @@ use std::collections::{HashMap, HashSet};
 use std::rc::Rc;
 
 use super::{SatResult, Solver, SolverStats};
-use crate::term::{Assignment, Evaluator, Term, Val};
+use crate::term::{Assignment, Evaluator, Propagator, Term, Val};
 
 /// How many recent models are kept.
 const KEEP: usize = 8;
@@ -34,6 +34,8 @@ pub struct ModelCache<S> {
     /// assertion stack of `inner`, which follows the exploration's path conditions, as it
     /// is (re-asserting a long path condition after each part costs more than the part saves).
     side: Option<S>,
+    /// Unit propagation, with the facts of recent queries kept for the ones that extend them.
+    propagator: Propagator,
 }
 
 impl<S: Solver> ModelCache<S> {
@@ -47,6 +49,7 @@ impl<S: Solver> ModelCache<S> {
             unsat: Vec::new(),
             symbols: HashMap::new(),
             side: None,
+            propagator: Propagator::default(),
         }
     }
 
@@ -162,7 +165,7 @@ impl<S: Solver> Solver for ModelCache<S> {
         }
         // Unit propagation refutes what value sets and field choices decide between them
         // (`term/propagate.rs`): most of the unsatisfiable queries of uber's P-searches.
-        if self.known_unsat(pc) || crate::term::refuted_by_propagation(pc) {
+        if self.known_unsat(pc) || self.propagator.refuted(pc) {
             self.hits += 1;
             return SatResult::Unsat;
         }

@@ -22,7 +22,7 @@ use std::rc::Rc;
 pub use eval::{Assignment, Evaluator, IdHasher, Val};
 pub use float::{FpConv, FpOp, java_literal, nan_bits};
 pub use order::refutes;
-pub use propagate::refuted_by_propagation;
+pub use propagate::{Propagator, refuted_by_propagation};
 
 /// The sort of a term.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]

@@ -23,7 +23,9 @@
 //!
 //! It answers the P-searches' most common unsatisfiable query under uber's if-then-else heap
 //! (a precondition's choice of a field's target that the path condition's value sets rule
-//! out) without Z3.
+//! out) without Z3. A [`Propagator`] keeps the facts of recent queries: a depth-first
+//! search asks about path conditions that extend each other, and after the first round only
+//! the constraints that name a symbol something new was learned about are evaluated again.
 
 use std::collections::{HashMap, HashSet};
 use std::rc::Rc;
@@ -69,9 +71,15 @@ struct Known<'a> {
 /// method's `this.root.right.right` is `this.root` or `this.root.right` once the other
 /// numbers are taken, and either closes an order cycle among the keys).
 pub fn refuted_by_propagation(pc: &[Term]) -> bool {
+    Propagator::default().refuted(pc)
+}
+
+/// Refutes a conjunction from facts already found (see [`refuted_by_propagation`]); `facts`
+/// ends as what propagation found when it refutes nothing. `syms` holds the symbols of each
+/// constraint; `start` says which constraints the facts may not have seen yet.
+fn refuted_from(facts: &mut Facts, pc: &[Term], syms: &[Rc<[Rc<str>]>], start: Dirty) -> bool {
     let bounds = small_domains(pc);
-    let mut facts = Facts::default();
-    if facts.refuted(pc, &bounds) {
+    if facts.refuted(pc, syms, &bounds, start) {
         return true;
     }
     let pairs: Vec<(Rc<str>, [u64; 2])> =
@@ -80,9 +88,87 @@ pub fn refuted_by_propagation(pc: &[Term]) -> bool {
         vs.iter().all(|v| {
             let mut f = facts.clone();
             f.values.values.insert(name.clone(), Val::Bv(*v));
-            f.refuted(pc, &bounds)
+            // At a fixpoint but for the split symbol: only its constraints can learn more.
+            let names = std::iter::once(name.clone()).collect();
+            f.refuted(pc, syms, &bounds, Dirty { all: false, from: pc.len(), names })
         })
     })
+}
+
+/// Which constraints a round of propagation evaluates: all of them, those from index `from`
+/// on, and those that name a symbol in `names` (the others would learn nothing new: what
+/// they say about their symbols is unchanged since they last were evaluated).
+struct Dirty {
+    all: bool,
+    from: usize,
+    names: HashSet<Rc<str>>,
+}
+
+impl Dirty {
+    fn covers(&self, i: usize, syms: &[Rc<str>]) -> bool {
+        self.all || i >= self.from || syms.iter().any(|v| self.names.contains(v))
+    }
+}
+
+/// [`refuted_by_propagation`] over a sequence of related queries (a depth-first search's
+/// path conditions): the facts found for a path condition are kept, and a query that extends
+/// one starts from them (what a prefix implies the query implies too), as does the prefix
+/// two consecutive queries share (the sides of one fork), whose facts are then found once.
+#[derive(Default)]
+pub struct Propagator {
+    /// Recent path conditions, newest first, with the facts propagation found for them.
+    recent: Vec<(Vec<Term>, Facts)>,
+    /// The last query.
+    last: Vec<Term>,
+    /// The symbols of each constraint seen, by term id.
+    symbols: HashMap<u32, Rc<[Rc<str>]>>,
+}
+
+/// How many path conditions a [`Propagator`] keeps the facts of.
+const KEEP_FACTS: usize = 8;
+
+impl Propagator {
+    /// Whether propagation refutes the conjunction of `pc`.
+    pub fn refuted(&mut self, pc: &[Term]) -> bool {
+        let syms: Vec<Rc<[Rc<str>]>> =
+            pc.iter().map(|t| self.symbols.entry(t.id()).or_insert_with(|| t.var_names().into()).clone()).collect();
+        let (mut facts, from) = self
+            .recent
+            .iter()
+            .filter(|(known, _)| known.len() <= pc.len() && same_prefix(known, pc) == known.len())
+            .max_by_key(|(known, _)| known.len())
+            .map(|(known, f)| (f.clone(), known.len()))
+            .unwrap_or_default();
+        let shared = same_prefix(&self.last, pc);
+        self.last = pc.to_vec();
+        let mut from = from;
+        if shared > from && shared < pc.len() {
+            let part = &pc[..shared];
+            let start = Dirty { all: from == 0, from, names: HashSet::new() };
+            if refuted_from(&mut facts, part, &syms[..shared], start) {
+                return true;
+            }
+            self.keep(part, facts.clone());
+            from = shared;
+        }
+        let start = Dirty { all: from == 0, from, names: HashSet::new() };
+        if refuted_from(&mut facts, pc, &syms, start) {
+            return true;
+        }
+        self.keep(pc, facts);
+        false
+    }
+
+    fn keep(&mut self, pc: &[Term], facts: Facts) {
+        self.recent.retain(|(known, _)| known.as_slice() != pc);
+        self.recent.insert(0, (pc.to_vec(), facts));
+        self.recent.truncate(KEEP_FACTS);
+    }
+}
+
+/// How many leading terms `a` and `b` share.
+fn same_prefix(a: &[Term], b: &[Term]) -> usize {
+    a.iter().zip(b).take_while(|(x, y)| x == y).count()
 }
 
 /// How many two-valued symbols [`refuted_by_propagation`] splits on at most.
@@ -116,8 +202,8 @@ struct Facts {
 
 impl Facts {
     /// Propagation to a fixpoint, then the order cycles through the branches it decides.
-    fn refuted(&mut self, pc: &[Term], bounds: &[(Rc<str>, u64)]) -> bool {
-        if self.propagate(pc, bounds) {
+    fn refuted(&mut self, pc: &[Term], syms: &[Rc<[Rc<str>]>], bounds: &[(Rc<str>, u64)], start: Dirty) -> bool {
+        if self.propagate(pc, syms, bounds, start) {
             return true;
         }
         let mut ev = Evaluator::partial(&self.values);
@@ -146,8 +232,12 @@ impl Facts {
         }
     }
 
-    /// Propagates to a fixpoint: `true` when a constraint or two facts contradict.
-    fn propagate(&mut self, pc: &[Term], bounds: &[(Rc<str>, u64)]) -> bool {
+    /// Propagates to a fixpoint: `true` when a constraint or two facts contradict. The first
+    /// round evaluates the constraints `start` covers, each later one those that name a
+    /// symbol the round before learned something about (all of them after a new equality
+    /// between undecided terms).
+    fn propagate(&mut self, pc: &[Term], syms: &[Rc<[Rc<str>]>], bounds: &[(Rc<str>, u64)], start: Dirty) -> bool {
+        let mut dirty = start;
         for _ in 0..ROUNDS {
             let mut learned = Learned::default();
             for (name, max) in bounds {
@@ -163,7 +253,10 @@ impl Facts {
             {
                 let mut ev = Evaluator::partial(&self.values);
                 let known = Known { unequal: &self.unequal, atoms: &self.atoms };
-                for t in pc {
+                for (i, t) in pc.iter().enumerate() {
+                    if !dirty.covers(i, syms.get(i).map_or(&[][..], |s| &s[..])) {
+                        continue;
+                    }
                     match decided(&mut ev, known, t) {
                         Some(false) => return true,
                         Some(true) => {}
@@ -173,16 +266,17 @@ impl Facts {
             }
             match self.learn(learned) {
                 None => return true,
-                Some(false) => return false,
-                Some(true) => {}
+                Some(next) if next.all || !next.names.is_empty() => dirty = next,
+                Some(_) => return false,
             }
         }
         false
     }
 
-    /// Adds what a round learned: `None` on a contradiction, else whether anything was new.
-    fn learn(&mut self, learned: Learned) -> Option<bool> {
-        let mut grew = false;
+    /// Adds what a round learned: `None` on a contradiction, else what grew (nothing when
+    /// no symbol is named and not `all`).
+    fn learn(&mut self, learned: Learned) -> Option<Dirty> {
+        let mut grew = Dirty { all: false, from: usize::MAX, names: HashSet::new() };
         for (name, v) in learned.equal {
             if let Val::Bv(x) = v
                 && self.unequal.contains(&(name.clone(), x))
@@ -193,8 +287,8 @@ impl Facts {
                 Some(old) if *old != v => return None,
                 Some(_) => {}
                 None => {
-                    self.values.values.insert(name, v);
-                    grew = true;
+                    self.values.values.insert(name.clone(), v);
+                    grew.names.insert(name);
                 }
             }
         }
@@ -202,18 +296,25 @@ impl Facts {
             if self.values.values.get(&name) == Some(&Val::Bv(v)) {
                 return None;
             }
-            grew |= self.unequal.insert((name, v));
+            if self.unequal.insert((name.clone(), v)) {
+                grew.names.insert(name);
+            }
         }
         for (key, v) in learned.atoms {
             match self.atoms.insert(key, v) {
                 Some(old) if old != v => return None,
                 Some(_) => {}
-                None => grew = true,
+                None => grew.all = true,
             }
         }
         for (a, b) in learned.same {
-            self.same.entry(a.clone()).or_default().insert(b.clone());
-            self.same.entry(b).or_default().insert(a);
+            // A symbol's disequalities now count for the other (see `left`).
+            if self.same.entry(a.clone()).or_default().insert(b.clone()) {
+                grew.names.insert(a.clone());
+            }
+            if self.same.entry(b.clone()).or_default().insert(a.clone()) {
+                grew.names.insert(b);
+            }
         }
         Some(grew)
     }
