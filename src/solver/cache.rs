@@ -6,7 +6,7 @@ use std::collections::{HashMap, HashSet};
 use std::rc::Rc;
 
 use super::{SatResult, Solver, SolverStats};
-use crate::term::{Assignment, Evaluator, Propagator, Term, Val};
+use crate::term::{Assignment, Evaluator, IdBuild, Propagator, Term, Val};
 
 /// How many recent models are kept.
 const KEEP: usize = 8;
@@ -29,7 +29,7 @@ pub struct ModelCache<S> {
     /// Unsatisfiable constraint sets (sorted term ids), newest first.
     unsat: Vec<Vec<u32>>,
     /// The symbols of each constraint seen, by term id.
-    symbols: HashMap<u32, Rc<[Rc<str>]>>,
+    symbols: HashMap<u32, Rc<[Rc<str>]>, IdBuild>,
     /// The solver of the independent parts, when there is one: the parts then leave the
     /// assertion stack of `inner`, which follows the exploration's path conditions, as it
     /// is (re-asserting a long path condition after each part costs more than the part saves).
@@ -47,7 +47,7 @@ impl<S: Solver> ModelCache<S> {
             repairer: Default::default(),
             pinned: None,
             unsat: Vec::new(),
-            symbols: HashMap::new(),
+            symbols: HashMap::default(),
             side: None,
             propagator: Propagator::default(),
         }
@@ -82,7 +82,7 @@ impl<S: Solver> ModelCache<S> {
         if self.unsat.is_empty() {
             return false;
         }
-        let ids: HashSet<u32> = pc.iter().map(Term::id).collect();
+        let ids: HashSet<u32, IdBuild> = pc.iter().map(Term::id).collect();
         // Newest terms (largest ids) first: where a set is not contained, those are missing.
         self.unsat.iter().any(|set| set.iter().rev().all(|i| ids.contains(i)))
     }

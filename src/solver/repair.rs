@@ -20,7 +20,7 @@ use std::collections::{BTreeSet, HashMap, HashSet};
 use std::hash::BuildHasherDefault;
 use std::rc::Rc;
 
-use crate::term::{Assignment, Evaluator, IdHasher, Node, Sort, Term, Val};
+use crate::term::{Assignment, Evaluator, IdBuild, IdHasher, Node, Sort, Term, Val};
 
 /// How many recent symbols are tried, newest first.
 const RECENT: usize = 6;
@@ -60,7 +60,7 @@ pub struct Repairer {
 /// A repair under way: the changes made so far, with the defined symbols recomputed (over
 /// the base model), and the entries from the first one they reach that they falsify.
 struct Walk {
-    overlay: HashMap<Rc<str>, Val>,
+    overlay: HashMap<Rc<str>, Val, IdBuild>,
     falsified: BTreeSet<usize>,
     /// The first entry the changes may reach: the base satisfies every entry before it.
     from: usize,
@@ -109,7 +109,7 @@ fn may_be(t: &Term, name: &str) -> bool {
 }
 
 /// `base` with the values of `overlay` in place of its own.
-fn with_overlay(base: &Assignment, overlay: HashMap<Rc<str>, Val>) -> Assignment {
+fn with_overlay(base: &Assignment, overlay: HashMap<Rc<str>, Val, IdBuild>) -> Assignment {
     let mut out = base.clone();
     out.values.extend(overlay);
     out
@@ -342,7 +342,7 @@ impl Repairer {
     }
 
     /// An evaluator over `base` with `overlay` applied.
-    fn evaluator<'a>(&self, base: &'a Assignment, overlay: &HashMap<Rc<str>, Val>) -> Evaluator<'a> {
+    fn evaluator<'a>(&self, base: &'a Assignment, overlay: &HashMap<Rc<str>, Val, IdBuild>) -> Evaluator<'a> {
         let mut ev = Evaluator::new(base);
         for (n, v) in overlay {
             ev.set(n.clone(), v.clone());

@@ -19,7 +19,7 @@ use std::collections::HashMap;
 use std::hash::{Hash, Hasher};
 use std::rc::Rc;
 
-pub use eval::{Assignment, Evaluator, IdHasher, Val};
+pub use eval::{Assignment, Evaluator, IdBuild, IdHasher, Val};
 pub use float::{FpConv, FpOp, java_literal, nan_bits};
 pub use order::refutes;
 pub use propagate::{Propagator, refuted_by_propagation};

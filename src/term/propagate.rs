@@ -30,7 +30,7 @@
 use std::collections::{HashMap, HashSet};
 use std::rc::Rc;
 
-use super::{Assignment, Evaluator, Node, Term, Val};
+use super::{Assignment, Evaluator, IdBuild, Node, Term, Val};
 
 /// Most rounds of propagation (each round evaluates every constraint once).
 const ROUNDS: usize = 16;
@@ -49,10 +49,10 @@ struct Learned {
 }
 
 /// The bit-vector values each symbol is known to differ from.
-type Unequal = HashSet<(Rc<str>, u64)>;
+type Unequal = HashSet<(Rc<str>, u64), IdBuild>;
 
 /// The truth of equalities between two undecided terms, by their ids (the smaller first).
-type Atoms = HashMap<(u32, u32), bool>;
+type Atoms = HashMap<(u32, u32), bool, IdBuild>;
 
 /// What the facts say besides symbol values: the values symbols differ from, and equalities.
 #[derive(Clone, Copy)]
@@ -101,7 +101,7 @@ fn refuted_from(facts: &mut Facts, pc: &[Term], syms: &[Rc<[Rc<str>]>], start: D
 struct Dirty {
     all: bool,
     from: usize,
-    names: HashSet<Rc<str>>,
+    names: HashSet<Rc<str>, IdBuild>,
 }
 
 impl Dirty {
@@ -121,7 +121,7 @@ pub struct Propagator {
     /// The last query.
     last: Vec<Term>,
     /// The symbols of each constraint seen, by term id.
-    symbols: HashMap<u32, Rc<[Rc<str>]>>,
+    symbols: HashMap<u32, Rc<[Rc<str>]>, IdBuild>,
 }
 
 /// How many path conditions a [`Propagator`] keeps the facts of.
@@ -144,14 +144,14 @@ impl Propagator {
         let mut from = from;
         if shared > from && shared < pc.len() {
             let part = &pc[..shared];
-            let start = Dirty { all: from == 0, from, names: HashSet::new() };
+            let start = Dirty { all: from == 0, from, names: HashSet::default() };
             if refuted_from(&mut facts, part, &syms[..shared], start) {
                 return true;
             }
             self.keep(part, facts.clone());
             from = shared;
         }
-        let start = Dirty { all: from == 0, from, names: HashSet::new() };
+        let start = Dirty { all: from == 0, from, names: HashSet::default() };
         if refuted_from(&mut facts, pc, &syms, start) {
             return true;
         }
@@ -197,7 +197,7 @@ struct Facts {
     unequal: Unequal,
     atoms: Atoms,
     /// The undecided symbols each is known to equal: they differ from the same values.
-    same: HashMap<Rc<str>, HashSet<Rc<str>>>,
+    same: HashMap<Rc<str>, HashSet<Rc<str>, IdBuild>, IdBuild>,
 }
 
 impl Facts {
@@ -276,7 +276,7 @@ impl Facts {
     /// Adds what a round learned: `None` on a contradiction, else what grew (nothing when
     /// no symbol is named and not `all`).
     fn learn(&mut self, learned: Learned) -> Option<Dirty> {
-        let mut grew = Dirty { all: false, from: usize::MAX, names: HashSet::new() };
+        let mut grew = Dirty { all: false, from: usize::MAX, names: HashSet::default() };
         for (name, v) in learned.equal {
             if let Val::Bv(x) = v
                 && self.unequal.contains(&(name.clone(), x))
