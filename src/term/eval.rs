@@ -134,6 +134,10 @@ impl<'a> Evaluator<'a> {
     }
 
     pub fn eval(&mut self, t: &Term) -> Option<Val> {
+        // Constants and symbols cost less to evaluate than to memoize.
+        if matches!(t.node(), Node::Bool(_) | Node::Bv(..) | Node::Var(..)) {
+            return self.eval_node(t);
+        }
         if let Some(v) = self.memo.get(&t.id()) {
             return v.clone();
         }
