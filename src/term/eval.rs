@@ -140,8 +140,9 @@ impl<'a> Evaluator<'a> {
     }
 
     pub fn eval(&mut self, t: &Term) -> Option<Val> {
-        // Constants and symbols cost less to evaluate than to memoize.
-        if matches!(t.node(), Node::Bool(_) | Node::Bv(..) | Node::Var(..)) {
+        // Constants cost less to evaluate than to memoize (symbols do not: an assignment
+        // looks them up by name).
+        if matches!(t.node(), Node::Bool(_) | Node::Bv(..)) {
             return self.eval_node(t);
         }
         if let Some(v) = self.memo.get(&t.id()) {
