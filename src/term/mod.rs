@@ -179,18 +179,27 @@ impl Term {
     }
     /// The free symbols of this term, each once, in first-occurrence order.
     pub fn vars(&self) -> Vec<Term> {
-        let mut seen = std::collections::HashSet::new();
+        let mut seen: std::collections::HashSet<u32, IdBuild> = std::collections::HashSet::default();
         let mut out = Vec::new();
-        let mut stack = vec![self.clone()];
+        let mut stack = vec![self];
         while let Some(t) = stack.pop() {
             if !seen.insert(t.id()) {
                 continue;
             }
-            if let Node::Var(..) = t.node() {
-                out.push(t.clone());
-            }
-            for c in t.children() {
-                stack.push(c.clone());
+            match &t.0.node {
+                Node::Var(..) => out.push(t.clone()),
+                Node::Bool(_) | Node::Bv(..) => {}
+                Node::Not(a)
+                | Node::Neg(a)
+                | Node::SExt(_, a)
+                | Node::ZExt(_, a)
+                | Node::Extract(_, _, a)
+                | Node::FpConv(_, _, a) => stack.push(a),
+                Node::And(v) | Node::Or(v) => stack.extend(v.iter()),
+                Node::Ite(a, b, c) | Node::Store(a, b, c) => stack.extend([a, b, c]),
+                Node::Eq(a, b) | Node::Bin(_, a, b) | Node::Cmp(_, a, b) | Node::Select(a, b) | Node::FpBin(_, a, b) => {
+                    stack.extend([a, b])
+                }
             }
         }
         out
