@@ -730,4 +730,28 @@ mod tests {
         pc.push(p.or(&[exists[3].clone(), exists[4].clone()]));
         assert!(refuted_by_propagation(&pc));
     }
+
+    #[test]
+    fn kept_facts_serve_the_queries_that_extend_them_and_never_a_sibling() {
+        // The first test's terms, asked as a depth-first search asks: a prefix, then two
+        // sides of a fork on `L2.right` (null, which refutes `r5 != null`, and L4, which does not).
+        let mut p = TermPool::default();
+        let (l1r, l2r, r5) =
+            (p.var("L1.right", Sort::Bv(32)), p.var("L2.right", Sort::Bv(32)), p.var("r5", Sort::Bv(32)));
+        let (zero, two, three, four) = (p.int(0), p.int(2), p.int(3), p.int(4));
+        let c = p.eq(&two, &l1r);
+        let ite = p.ite(&c, &l1r, &l2r);
+        let prefix = vec![p.eq(&ite, &r5), p.ne(&zero, &r5), p.eq(&three, &l1r)];
+        let side = |p: &mut TermPool, v: &Term| {
+            let mut pc = prefix.clone();
+            pc.push(p.eq(v, &l2r));
+            pc
+        };
+        let (null_side, l4_side) = (side(&mut p, &zero), side(&mut p, &four));
+        let mut kept = Propagator::default();
+        for (pc, refuted) in [(&prefix, false), (&null_side, true), (&l4_side, false), (&null_side, true)] {
+            assert_eq!(kept.refuted(pc), refuted, "{pc:?}");
+            assert_eq!(refuted_by_propagation(pc), refuted);
+        }
+    }
 }
