@@ -197,9 +197,11 @@ impl Term {
                 | Node::FpConv(_, _, a) => stack.push(a),
                 Node::And(v) | Node::Or(v) => stack.extend(v.iter()),
                 Node::Ite(a, b, c) | Node::Store(a, b, c) => stack.extend([a, b, c]),
-                Node::Eq(a, b) | Node::Bin(_, a, b) | Node::Cmp(_, a, b) | Node::Select(a, b) | Node::FpBin(_, a, b) => {
-                    stack.extend([a, b])
-                }
+                Node::Eq(a, b)
+                | Node::Bin(_, a, b)
+                | Node::Cmp(_, a, b)
+                | Node::Select(a, b)
+                | Node::FpBin(_, a, b) => stack.extend([a, b]),
             }
         }
         out
