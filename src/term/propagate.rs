@@ -143,9 +143,10 @@ impl Propagator {
         self.last = pc.to_vec();
         let mut from = from;
         if shared > from && shared < pc.len() {
+            // Only the prefix's propagation: its splits and order cycles are the query's.
             let part = &pc[..shared];
             let start = Dirty { all: from == 0, from, names: HashSet::default() };
-            if refuted_from(&mut facts, part, &syms[..shared], start) {
+            if facts.propagate(part, &syms[..shared], &small_domains(part), start) {
                 return true;
             }
             self.keep(part, facts.clone());
