@@ -105,6 +105,11 @@ struct Dirty {
 }
 
 impl Dirty {
+    /// The constraints from index `from` on (the facts hold what those before say).
+    fn after(from: usize) -> Dirty {
+        Dirty { all: false, from, names: HashSet::default() }
+    }
+
     fn covers(&self, i: usize, syms: &[Rc<str>]) -> bool {
         self.all || i >= self.from || syms.iter().any(|v| self.names.contains(v))
     }
@@ -132,7 +137,7 @@ impl Propagator {
     pub fn refuted(&mut self, pc: &[Term]) -> bool {
         let syms: Vec<Rc<[Rc<str>]>> =
             pc.iter().map(|t| self.symbols.entry(t.id()).or_insert_with(|| t.var_names().into()).clone()).collect();
-        let (mut facts, from) = self
+        let (mut facts, mut from) = self
             .recent
             .iter()
             .filter(|(known, _)| known.len() <= pc.len() && same_prefix(known, pc) == known.len())
@@ -141,19 +146,16 @@ impl Propagator {
             .unwrap_or_default();
         let shared = same_prefix(&self.last, pc);
         self.last = pc.to_vec();
-        let mut from = from;
         if shared > from && shared < pc.len() {
             // Only the prefix's propagation: its splits and order cycles are the query's.
             let part = &pc[..shared];
-            let start = Dirty { all: from == 0, from, names: HashSet::default() };
-            if facts.propagate(part, &syms[..shared], &small_domains(part), start) {
+            if facts.propagate(part, &syms[..shared], &small_domains(part), Dirty::after(from)) {
                 return true;
             }
             self.keep(part, facts.clone());
             from = shared;
         }
-        let start = Dirty { all: from == 0, from, names: HashSet::default() };
-        if refuted_from(&mut facts, pc, &syms, start) {
+        if refuted_from(&mut facts, pc, &syms, Dirty::after(from)) {
             return true;
         }
         self.keep(pc, facts);
