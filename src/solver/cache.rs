@@ -105,7 +105,12 @@ impl<S: Solver> ModelCache<S> {
     /// `None` when that is more than half of `pc`. (Seeding with all of `pc[c..]` instead
     /// sent uber's `size + 1 <= size` overflow checks to Z3 with the whole heap: AATree
     /// #insert's took 3-13 ms each.) The model values the symbols `pc[c..]` defines.
-    fn dependent_part(&mut self, pc: &[Term]) -> Option<(Vec<Term>, HashSet<Rc<str>>, Assignment)> {
+    /// `syms` holds the symbols of each constraint of `pc`.
+    fn dependent_part(
+        &mut self,
+        pc: &[Term],
+        syms: &[Rc<[Rc<str>]>],
+    ) -> Option<(Vec<Term>, HashSet<Rc<str>>, Assignment)> {
         let (c, m) =
             self.models.iter().map(|(m, known)| (super::common_prefix(known, pc), m)).max_by_key(|(c, _)| *c)?;
         if c == 0 || c >= pc.len() {
@@ -114,7 +119,6 @@ impl<S: Solver> ModelCache<S> {
         // The symbols `pc[c..]` defines (`r9 == ite(...)`) valued as their definitions give:
         // a fresh value set is no reason to ask about the whole heap.
         let m = self.repairer.define(m, pc, c);
-        let syms: Vec<Rc<[Rc<str>]>> = pc.iter().map(|t| self.symbols_of(t)).collect();
         let mut ev = Evaluator::new(&m);
         let mut taken: Vec<bool> =
             pc.iter().enumerate().map(|(i, t)| i >= c && ev.eval(t) != Some(Val::Bool(true))).collect();
@@ -165,11 +169,16 @@ impl<S: Solver> Solver for ModelCache<S> {
         }
         // Unit propagation refutes what value sets and field choices decide between them
         // (`term/propagate.rs`): most of the unsatisfiable queries of uber's P-searches.
-        if self.known_unsat(pc) || self.propagator.refuted(pc) {
+        if self.known_unsat(pc) {
             self.hits += 1;
             return SatResult::Unsat;
         }
-        if let Some((part, symbols, mut m)) = self.dependent_part(pc) {
+        let syms: Vec<Rc<[Rc<str>]>> = pc.iter().map(|t| self.symbols_of(t)).collect();
+        if self.propagator.refuted(pc, &syms) {
+            self.hits += 1;
+            return SatResult::Unsat;
+        }
+        if let Some((part, symbols, mut m)) = self.dependent_part(pc, &syms) {
             let r = match self.side.as_mut() {
                 Some(side) => side.check(&part),
                 None => self.inner.check(&part),

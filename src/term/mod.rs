@@ -162,21 +162,30 @@ impl Term {
     }
     /// The children of this term.
     pub fn children(&self) -> Vec<&Term> {
+        let mut out = Vec::new();
+        self.push_children(&mut out);
+        out
+    }
+
+    /// Pushes the children of this term, in order, onto `out` (a walk's stack: no vector of
+    /// its own per node).
+    fn push_children<'a>(&'a self, out: &mut Vec<&'a Term>) {
         match &self.0.node {
-            Node::Bool(_) | Node::Bv(..) | Node::Var(..) => vec![],
+            Node::Bool(_) | Node::Bv(..) | Node::Var(..) => {}
             Node::Not(a)
             | Node::Neg(a)
             | Node::SExt(_, a)
             | Node::ZExt(_, a)
             | Node::Extract(_, _, a)
-            | Node::FpConv(_, _, a) => vec![a],
-            Node::And(v) | Node::Or(v) => v.iter().collect(),
-            Node::Ite(a, b, c) | Node::Store(a, b, c) => vec![a, b, c],
+            | Node::FpConv(_, _, a) => out.push(a),
+            Node::And(v) | Node::Or(v) => out.extend(v.iter()),
+            Node::Ite(a, b, c) | Node::Store(a, b, c) => out.extend([a, b, c]),
             Node::Eq(a, b) | Node::Bin(_, a, b) | Node::Cmp(_, a, b) | Node::Select(a, b) | Node::FpBin(_, a, b) => {
-                vec![a, b]
+                out.extend([a, b])
             }
         }
     }
+
     /// The free symbols of this term, each once, in first-occurrence order.
     pub fn vars(&self) -> Vec<Term> {
         let mut seen: std::collections::HashSet<u32, IdBuild> = std::collections::HashSet::default();
@@ -186,23 +195,10 @@ impl Term {
             if !seen.insert(t.id()) {
                 continue;
             }
-            match &t.0.node {
-                Node::Var(..) => out.push(t.clone()),
-                Node::Bool(_) | Node::Bv(..) => {}
-                Node::Not(a)
-                | Node::Neg(a)
-                | Node::SExt(_, a)
-                | Node::ZExt(_, a)
-                | Node::Extract(_, _, a)
-                | Node::FpConv(_, _, a) => stack.push(a),
-                Node::And(v) | Node::Or(v) => stack.extend(v.iter()),
-                Node::Ite(a, b, c) | Node::Store(a, b, c) => stack.extend([a, b, c]),
-                Node::Eq(a, b)
-                | Node::Bin(_, a, b)
-                | Node::Cmp(_, a, b)
-                | Node::Select(a, b)
-                | Node::FpBin(_, a, b) => stack.extend([a, b]),
+            if let Node::Var(..) = t.node() {
+                out.push(t.clone());
             }
+            t.push_children(&mut stack);
         }
         out
     }

@@ -71,7 +71,8 @@ struct Known<'a> {
 /// method's `this.root.right.right` is `this.root` or `this.root.right` once the other
 /// numbers are taken, and either closes an order cycle among the keys).
 pub fn refuted_by_propagation(pc: &[Term]) -> bool {
-    Propagator::default().refuted(pc)
+    let syms: Vec<Rc<[Rc<str>]>> = pc.iter().map(|t| t.var_names().into()).collect();
+    Propagator::default().refuted(pc, &syms)
 }
 
 /// Refutes a conjunction from facts already found (see [`refuted_by_propagation`]); `facts`
@@ -125,18 +126,15 @@ pub struct Propagator {
     recent: Vec<(Vec<Term>, Facts)>,
     /// The last query.
     last: Vec<Term>,
-    /// The symbols of each constraint seen, by term id.
-    symbols: HashMap<u32, Rc<[Rc<str>]>, IdBuild>,
 }
 
 /// How many path conditions a [`Propagator`] keeps the facts of.
 const KEEP_FACTS: usize = 8;
 
 impl Propagator {
-    /// Whether propagation refutes the conjunction of `pc`.
-    pub fn refuted(&mut self, pc: &[Term]) -> bool {
-        let syms: Vec<Rc<[Rc<str>]>> =
-            pc.iter().map(|t| self.symbols.entry(t.id()).or_insert_with(|| t.var_names().into()).clone()).collect();
+    /// Whether propagation refutes the conjunction of `pc`; `syms` holds the symbols of each
+    /// of its constraints (the model cache keeps them by term).
+    pub fn refuted(&mut self, pc: &[Term], syms: &[Rc<[Rc<str>]>]) -> bool {
         let (mut facts, mut from) = self
             .recent
             .iter()
@@ -155,7 +153,7 @@ impl Propagator {
             self.keep(part, facts.clone());
             from = shared;
         }
-        if refuted_from(&mut facts, pc, &syms, Dirty::after(from)) {
+        if refuted_from(&mut facts, pc, syms, Dirty::after(from)) {
             return true;
         }
         self.keep(pc, facts);
@@ -215,22 +213,21 @@ impl Facts {
     }
 
     /// The values of `0..=max` the undecided symbol `name` is not known to differ from
-    /// (nor a symbol it equals): the first three at most.
-    fn left(&self, name: &Rc<str>, max: u64) -> Vec<u64> {
-        if self.values.values.contains_key(name) {
-            return Vec::new();
-        }
+    /// (nor a symbol it equals), in order; none when `name` is decided.
+    fn left<'a>(&'a self, name: &'a Rc<str>, max: u64) -> impl Iterator<Item = u64> + 'a {
+        let decided = self.values.values.contains_key(name);
         let same = self.same.get(name);
-        let excluded = |v: u64| {
+        let excluded = move |v: u64| {
             std::iter::once(name).chain(same.into_iter().flatten()).any(|x| self.unequal.contains(&(x.clone(), v)))
         };
-        (0..=max).filter(|v| !excluded(*v)).take(3).collect()
+        (0..=max).take_while(move |_| !decided).filter(move |v| !excluded(*v))
     }
 
     /// The two values left to the undecided symbol `name`, when two are.
     fn two_left(&self, name: &Rc<str>, max: u64) -> Option<[u64; 2]> {
-        match self.left(name, max)[..] {
-            [a, b] => Some([a, b]),
+        let mut left = self.left(name, max);
+        match (left.next(), left.next(), left.next()) {
+            (Some(a), Some(b), None) => Some([a, b]),
             _ => None,
         }
     }
@@ -247,9 +244,10 @@ impl Facts {
                 if self.values.values.contains_key(name) {
                     continue;
                 }
-                match self.left(name, *max)[..] {
-                    [] => return true,
-                    [v] => learned.equal.push((name.clone(), Val::Bv(v))),
+                let mut left = self.left(name, *max);
+                match (left.next(), left.next()) {
+                    (None, _) => return true,
+                    (Some(v), None) => learned.equal.push((name.clone(), Val::Bv(v))),
                     _ => {}
                 }
             }
@@ -753,7 +751,8 @@ mod tests {
         let (null_side, l4_side) = (side(&mut p, &zero), side(&mut p, &four));
         let mut kept = Propagator::default();
         for (pc, refuted) in [(&prefix, false), (&null_side, true), (&l4_side, false), (&null_side, true)] {
-            assert_eq!(kept.refuted(pc), refuted, "{pc:?}");
+            let syms: Vec<Rc<[Rc<str>]>> = pc.iter().map(|t| t.var_names().into()).collect();
+            assert_eq!(kept.refuted(pc, &syms), refuted, "{pc:?}");
             assert_eq!(refuted_by_propagation(pc), refuted);
         }
     }
