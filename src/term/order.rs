@@ -5,8 +5,6 @@
 //! this settles without the solver; [`refutes_resolved`] does it through the if-then-else
 //! values whose conditions unit propagation decided.
 
-use std::collections::{HashMap, HashSet};
-
 use super::{BvCmp, Node, Sort, Term};
 
 /// `from <= to`, or `from < to` when `strict`, between two terms (by id).
@@ -60,12 +58,46 @@ fn const_edges(consts: &mut Vec<Const>, out: &mut Vec<Edge>) {
     }
 }
 
-fn successors(edges: &[Edge]) -> HashMap<u32, Vec<(u32, bool)>> {
-    let mut next: HashMap<u32, Vec<(u32, bool)>> = HashMap::new();
-    for &(a, b, s) in edges {
-        next.entry(a).or_default().push((b, s));
+/// The edges sorted by their source: a node's successors are one run of the slice (no map of
+/// vectors to build on every question: a P-search asks on every fork, over the whole path
+/// condition).
+struct Graph {
+    edges: Vec<Edge>,
+}
+
+impl Graph {
+    fn new(mut edges: Vec<Edge>) -> Graph {
+        edges.sort_unstable();
+        edges.dedup();
+        Graph { edges }
     }
-    next
+
+    /// The index of the first edge out of `n`, and the edges out of it.
+    fn out(&self, n: u32) -> (usize, &[Edge]) {
+        let lo = self.edges.partition_point(|e| e.0 < n);
+        let hi = lo + self.edges[lo..].partition_point(|e| e.0 == n);
+        (lo, &self.edges[lo..hi])
+    }
+
+    /// Whether `to` is reachable from `from`, through a strict edge unless `strict` already.
+    fn reaches(&self, from: u32, to: u32, strict: bool) -> bool {
+        // A node is expanded at most once per strictness: marked at its first edge's index.
+        let mut seen = vec![0u8; self.edges.len()];
+        let mut work = vec![(from, strict)];
+        while let Some((n, s)) = work.pop() {
+            if n == to && s {
+                return true;
+            }
+            let (lo, out) = self.out(n);
+            let bit = if s { 2 } else { 1 };
+            match seen.get_mut(lo) {
+                Some(m) if !out.is_empty() && *m & bit == 0 => *m |= bit,
+                _ => continue,
+            }
+            work.extend(out.iter().map(|&(_, m, e)| (m, s || e)));
+        }
+        false
+    }
 }
 
 /// Whether `base ∧ extra` is unsatisfiable by a strict order cycle through an edge of
@@ -86,8 +118,8 @@ pub fn refutes(base: &[Term], extra: &[&Term]) -> bool {
     }
     const_edges(&mut consts, &mut all);
     all.extend_from_slice(&new);
-    let next = successors(&all);
-    new.iter().any(|&(a, b, s)| reaches(&next, b, a, s))
+    let graph = Graph::new(all);
+    new.iter().any(|&(a, b, s)| graph.reaches(b, a, s))
 }
 
 /// Whether the conjunction `pc` is unsatisfiable by a strict order cycle (or a term said to
@@ -106,26 +138,8 @@ pub(super) fn refutes_resolved(pc: &[Term], resolve: &mut dyn FnMut(&Term) -> Te
         return false;
     }
     const_edges(&mut consts, &mut all);
-    let next = successors(&all);
-    all.iter().filter(|e| e.2).any(|&(a, b, _)| reaches(&next, b, a, true))
-}
-
-/// Whether `to` is reachable from `from`, through a strict edge unless `strict` already.
-fn reaches(next: &HashMap<u32, Vec<(u32, bool)>>, from: u32, to: u32, strict: bool) -> bool {
-    let mut seen: HashSet<(u32, bool)> = HashSet::new();
-    let mut work = vec![(from, strict)];
-    while let Some((n, s)) = work.pop() {
-        if n == to && s {
-            return true;
-        }
-        if !seen.insert((n, s)) {
-            continue;
-        }
-        for &(m, e) in next.get(&n).map(Vec::as_slice).unwrap_or_default() {
-            work.push((m, s || e));
-        }
-    }
-    false
+    let graph = Graph::new(all);
+    graph.edges.iter().filter(|e| e.2).any(|&(a, b, _)| graph.reaches(b, a, true))
 }
 
 #[cfg(test)]
