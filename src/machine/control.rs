@@ -36,7 +36,7 @@ pub enum Feasible {
 impl<H: HeapStrategy, S: Solver> Machine<'_, H, S> {
     /// Is `pc ∧ extra` satisfiable?
     pub(super) fn feasible(&mut self, st: &State<H>, extra: &[Term]) -> Feasible {
-        if let Some(v) = Self::plainly(st, extra) {
+        if let Some(v) = self.plainly(st, extra) {
             return v;
         }
         let mut q = st.pc.clone();
@@ -50,8 +50,8 @@ impl<H: HeapStrategy, S: Solver> Machine<'_, H, S> {
 
     /// The verdict on `pc ∧ extra` when it needs no solver: a constraint that is false, that
     /// the path condition denies, or that closes a strict order cycle with it
-    /// ([`crate::term::refutes`]); constraints all true or already in it.
-    fn plainly(st: &State<H>, extra: &[Term]) -> Option<Feasible> {
+    /// ([`crate::term::OrderEdges::refutes`]); constraints all true or already in it.
+    fn plainly(&mut self, st: &State<H>, extra: &[Term]) -> Option<Feasible> {
         if extra.iter().any(|t| t.is_false()) {
             return Some(Feasible::No);
         }
@@ -63,7 +63,7 @@ impl<H: HeapStrategy, S: Solver> Machine<'_, H, S> {
             crate::term::Node::Not(x) => st.pc.contains(x),
             _ => st.pc.iter().any(|p| matches!(p.node(), crate::term::Node::Not(x) if x == *t)),
         };
-        if extra.iter().any(denied) || crate::term::refutes(&st.pc, &extra) { Some(Feasible::No) } else { None }
+        if extra.iter().any(denied) || self.order.refutes(&st.pc, &extra) { Some(Feasible::No) } else { None }
     }
 
     /// [`Machine::feasible`] outside a P-search; inside one (`in_p_search`), the plain verdict
@@ -72,7 +72,7 @@ impl<H: HeapStrategy, S: Solver> Machine<'_, H, S> {
         if !self.in_p_search {
             return (self.feasible(st, extra), false);
         }
-        match Self::plainly(st, extra) {
+        match self.plainly(st, extra) {
             Some(v) => (v, false),
             None => (Feasible::Yes, true),
         }

@@ -112,6 +112,7 @@ impl<'p, H: HeapStrategy, S: Solver> Machine<'p, H, S> {
             entry: None,
             arg_types: Vec::new(),
             in_p_search: false,
+            order: Default::default(),
             aside: Vec::new(),
             fault_later: None,
             budget_cut: std::cell::Cell::new(None),

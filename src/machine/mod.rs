@@ -345,6 +345,8 @@ pub struct Machine<'p, H: HeapStrategy, S: Solver> {
     /// pointwise ([`HeapStrategy::input_view`]): it reads through each location on a side
     /// of its own, so no locations are pruned before a read.
     pub(crate) in_p_search: bool,
+    /// The order edges of the last path condition a fork was checked against plainly.
+    pub(crate) order: crate::term::OrderEdges,
     /// States the oracle ended while checking a fork (cut by `precondition-fuse`), for the
     /// run loop to report.
     pub(crate) aside: Vec<state::Next<H>>,

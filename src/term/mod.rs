@@ -21,7 +21,7 @@ use std::rc::Rc;
 
 pub use eval::{Assignment, Evaluator, IdBuild, IdHasher, Val};
 pub use float::{FpConv, FpOp, java_literal, nan_bits};
-pub use order::refutes;
+pub use order::OrderEdges;
 pub use propagate::{Propagator, refuted_by_propagation};
 
 /// The sort of a term.

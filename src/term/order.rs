@@ -58,74 +58,95 @@ fn const_edges(consts: &mut Vec<Const>, out: &mut Vec<Edge>) {
     }
 }
 
-/// The edges sorted by their source: a node's successors are one run of the slice (no map of
-/// vectors to build on every question: a P-search asks on every fork, over the whole path
-/// condition).
-struct Graph {
-    edges: Vec<Edge>,
-}
-
-impl Graph {
-    fn new(mut edges: Vec<Edge>) -> Graph {
-        edges.sort_unstable();
-        edges.dedup();
-        Graph { edges }
-    }
-
-    /// The index of the first edge out of `n`, and the edges out of it.
-    fn out(&self, n: u32) -> (usize, &[Edge]) {
-        let lo = self.edges.partition_point(|e| e.0 < n);
-        let hi = lo + self.edges[lo..].partition_point(|e| e.0 == n);
-        (lo, &self.edges[lo..hi])
-    }
-
-    /// Whether `to` is reachable from `from`, through a strict edge unless `strict` already.
-    fn reaches(&self, from: u32, to: u32, strict: bool) -> bool {
-        // A node is expanded at most once per strictness: marked at its first edge's index.
-        let mut seen = vec![0u8; self.edges.len()];
-        let mut work = vec![(from, strict)];
-        while let Some((n, s)) = work.pop() {
-            if n == to && s {
-                return true;
-            }
-            let (lo, out) = self.out(n);
-            let bit = if s { 2 } else { 1 };
-            match seen.get_mut(lo) {
-                Some(m) if !out.is_empty() && *m & bit == 0 => *m |= bit,
-                _ => continue,
-            }
-            work.extend(out.iter().map(|&(_, m, e)| (m, s || e)));
+/// Whether `to` is reachable from `from` over the edges of `sorted` (sorted by source: a
+/// node's successors are one run of it) and of `loose` (in any order, a few), through a
+/// strict edge unless `strict` already.
+fn reaches(sorted: &[Edge], loose: &[Edge], from: u32, to: u32, strict: bool) -> bool {
+    let mut seen: Vec<(u32, bool)> = Vec::new();
+    let mut work = vec![(from, strict)];
+    while let Some((n, s)) = work.pop() {
+        if n == to && s {
+            return true;
         }
-        false
+        // Reached through a strict edge, a node reaches all it would otherwise.
+        if seen.contains(&(n, s)) || seen.contains(&(n, true)) {
+            continue;
+        }
+        seen.push((n, s));
+        let lo = sorted.partition_point(|e| e.0 < n);
+        let run = sorted.get(lo..).unwrap_or_default().iter().take_while(|e| e.0 == n);
+        work.extend(run.chain(loose.iter().filter(|e| e.0 == n)).map(|&(_, m, e)| (m, s || e)));
     }
+    false
 }
 
-/// Whether `base ∧ extra` is unsatisfiable by a strict order cycle through an edge of
-/// `extra` (the edges of `base` alone are not examined: a caller passes what it already
-/// knows to be consistent there, or nothing).
-pub fn refutes(base: &[Term], extra: &[&Term]) -> bool {
-    let (mut new, mut consts) = (Vec::new(), Vec::new());
-    let mut same = |t: &Term| t.clone();
-    for t in extra {
-        edges(t, &mut same, &mut new, &mut consts);
+/// How many edges of the path condition may stay unsorted: past that, they are sorted with
+/// the rest (the questions of one P-search share the state's path condition, whose edges
+/// are then sorted once, and differ in a few entries of their own).
+const LOOSE: usize = 16;
+
+/// The order edges of a path condition's entries, kept across questions: the questions of
+/// a P-search share the long path condition of the state it searches from, so only the
+/// entries beyond the common prefix are walked again.
+#[derive(Default)]
+pub struct OrderEdges {
+    /// The entries walked (term ids), and the number of edges and constants after each.
+    ids: Vec<u32>,
+    ends: Vec<(usize, usize)>,
+    edges: Vec<Edge>,
+    consts: Vec<Const>,
+    /// The first `sorted_len` of `edges`, sorted by source.
+    sorted: Vec<Edge>,
+    sorted_len: usize,
+}
+
+impl OrderEdges {
+    /// Brings the edges up to `base`.
+    fn sync(&mut self, base: &[Term]) {
+        let common = self.ids.iter().zip(base).take_while(|(i, t)| **i == t.id()).count();
+        self.ids.truncate(common);
+        self.ends.truncate(common);
+        let (e, c) = self.ends.last().copied().unwrap_or_default();
+        self.edges.truncate(e);
+        self.consts.truncate(c);
+        if self.edges.len() < self.sorted_len {
+            self.sorted.clear();
+            self.sorted_len = 0;
+        }
+        let mut same = |t: &Term| t.clone();
+        for t in &base[common..] {
+            edges(t, &mut same, &mut self.edges, &mut self.consts);
+            self.ids.push(t.id());
+            self.ends.push((self.edges.len(), self.consts.len()));
+        }
     }
-    if new.is_empty() {
-        return false;
+
+    /// Whether `base ∧ extra` is unsatisfiable by a strict order cycle through an edge of
+    /// `extra` (the edges of `base` alone are not examined: a caller passes what it already
+    /// knows to be consistent there, or nothing). The edges of `base` are kept for the next
+    /// question.
+    pub fn refutes(&mut self, base: &[Term], extra: &[&Term]) -> bool {
+        let (mut new, mut consts) = (Vec::new(), Vec::new());
+        let mut same = |t: &Term| t.clone();
+        for t in extra {
+            edges(t, &mut same, &mut new, &mut consts);
+        }
+        if new.is_empty() {
+            return false;
+        }
+        self.sync(base);
+        if self.edges.len() - self.sorted_len > LOOSE {
+            self.sorted.clone_from(&self.edges);
+            self.sorted.sort_unstable();
+            self.sorted.dedup();
+            self.sorted_len = self.edges.len();
+        }
+        let mut loose = self.edges.get(self.sorted_len..).unwrap_or_default().to_vec();
+        consts.extend_from_slice(&self.consts);
+        const_edges(&mut consts, &mut loose);
+        loose.extend_from_slice(&new);
+        new.iter().any(|&(a, b, s)| reaches(&self.sorted, &loose, b, a, s))
     }
-    let mut all = Vec::new();
-    for t in base {
-        edges(t, &mut same, &mut all, &mut consts);
-    }
-    const_edges(&mut consts, &mut all);
-    all.extend_from_slice(&new);
-    // A cycle through `a -> b` leaves `b` and enters `a`: most new edges have no way back,
-    // which one pass over the edges tells without sorting them into a graph.
-    let closable = |&(a, b, _): &Edge| all.iter().any(|e| e.0 == b) && all.iter().any(|e| e.1 == a);
-    if !new.iter().any(closable) {
-        return false;
-    }
-    let graph = Graph::new(all);
-    new.iter().any(|&(a, b, s)| graph.reaches(b, a, s))
 }
 
 /// Whether the conjunction `pc` is unsatisfiable by a strict order cycle (or a term said to
@@ -144,14 +165,34 @@ pub(super) fn refutes_resolved(pc: &[Term], resolve: &mut dyn FnMut(&Term) -> Te
         return false;
     }
     const_edges(&mut consts, &mut all);
-    let graph = Graph::new(all);
-    graph.edges.iter().filter(|e| e.2).any(|&(a, b, _)| graph.reaches(b, a, true))
+    all.sort_unstable();
+    all.dedup();
+    all.iter().filter(|e| e.2).any(|&(a, b, _)| reaches(&all, &[], b, a, true))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::term::TermPool;
+
+    fn refutes(base: &[Term], extra: &[&Term]) -> bool {
+        OrderEdges::default().refutes(base, extra)
+    }
+
+    #[test]
+    fn kept_edges_follow_the_path_condition_asked_about() {
+        let mut p = TermPool::default();
+        let (a, b, c) = (p.var("a", Sort::Bv(32)), p.var("b", Sort::Bv(32)), p.var("c", Sort::Bv(32)));
+        let (ba, cb, ab) = (p.slt(&b, &a), p.slt(&c, &b), p.slt(&a, &b));
+        let closes = p.slt(&a, &c);
+        let mut kept = OrderEdges::default();
+        assert!(kept.refutes(&[ba.clone(), cb.clone()], &[&closes]));
+        // A sibling path condition: its second entry differs, and so does the answer.
+        assert!(!kept.refutes(&[ba.clone(), ab.clone()], &[&closes]));
+        assert!(kept.refutes(&[ba.clone(), cb.clone()], &[&closes]));
+        // A shorter one drops the edges of the entries past it.
+        assert!(!kept.refutes(&[ba], &[&closes]));
+    }
 
     #[test]
     fn a_strict_cycle_is_refuted_and_a_chain_is_not() {
