@@ -386,6 +386,7 @@ impl Z3Solver {
                 })
             }
             Node::Neg(a) => d(&self.gv(a).bvneg()),
+            Node::Cmp(BvCmp::Ule, a, b) if let Some(pb) = self.cardinality(a, b) => d(&pb),
             Node::Cmp(op, a, b) => d(&self.lifted(a, b, &mut |x, y| match op {
                 BvCmp::Slt => x.bvslt(y),
                 BvCmp::Sle => x.bvsle(y),
@@ -405,6 +406,33 @@ impl Z3Solver {
             }
             Node::FpConv(c, to, a) => d(&float::convert(*c, *to, &self.gv(a)).unwrap_or_else(|| BV::from_u64(0, *to))),
         }
+    }
+}
+
+impl Z3Solver {
+    /// `sum <=u k` where `sum` adds constants and `ite(b, 1, 0)` terms that cannot overflow
+    /// its width: a cardinality constraint on the `b`s (uber's scope bound), which Z3 keeps
+    /// as one instead of bit-blasting the adders.
+    fn cardinality(&self, sum: &Term, k: &Term) -> Option<Bool> {
+        let Node::Bv(w, k) = k.node() else { return None };
+        let mut bits = Vec::new();
+        let mut constant: u64 = 0;
+        let mut stack = vec![sum];
+        while let Some(x) = stack.pop() {
+            match x.node() {
+                Node::Bin(BvOp::Add, a, b) => stack.extend([a, b]),
+                Node::Bv(_, v) => constant = constant.checked_add(*v)?,
+                Node::Ite(c, one, zero) if one.as_i64() == Some(1) && zero.as_i64() == Some(0) => bits.push(self.gb(c)),
+                _ => return None,
+            }
+        }
+        let n = bits.len() as u64;
+        if bits.len() < 2 || *w >= 63 || constant.checked_add(n)? >= 1u64 << w {
+            return None;
+        }
+        let room = i32::try_from(k.checked_sub(constant)?).ok()?;
+        let weighted: Vec<(&Bool, i32)> = bits.iter().map(|b| (b, 1)).collect();
+        Some(Bool::pb_le(&weighted, room))
     }
 }
 
@@ -645,6 +673,35 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// A count of booleans under a bound (uber's scope) answers as the bit-vector sum it is
+    /// made from: at most two of three; and a sum that may wrap stays a bit-vector sum.
+    #[test]
+    fn a_cardinality_bound_answers_as_its_sum() {
+        let mut p = TermPool::new();
+        let bits: Vec<Term> = (0..3).map(|i| p.var(&format!("b{i}"), Sort::Bool)).collect();
+        let count = |p: &mut TermPool, w: u32, start: i64| {
+            let (one, zero) = (p.bv(w, 1), p.bv(w, 0));
+            let mut sum = p.bv(w, start);
+            for b in &bits {
+                let bit = p.ite(b, &one, &zero);
+                sum = p.bin(BvOp::Add, &sum, &bit);
+            }
+            sum
+        };
+        let (sum, two) = (count(&mut p, 2, 0), p.bv(2, 2));
+        let within = p.cmp(BvCmp::Ule, &sum, &two);
+        let mut s = Z3Solver::new(1000, true);
+        assert!(s.cardinality(&sum, &two).is_some());
+        assert_eq!(s.check(&[within.clone(), bits[0].clone(), bits[1].clone(), bits[2].clone()]), SatResult::Unsat);
+        let not2 = p.not(&bits[2]);
+        assert!(matches!(s.check(&[within, bits[0].clone(), bits[1].clone(), not2]), SatResult::Sat(_)));
+        // 1 + three bits in two bits wraps to 0 when all are set: 0 <= 2 holds.
+        let wrapping = count(&mut p, 2, 1);
+        let wraps = p.cmp(BvCmp::Ule, &wrapping, &two);
+        assert!(s.cardinality(&wrapping, &two).is_none());
+        assert!(matches!(s.check(&[wraps, bits[0].clone(), bits[1].clone(), bits[2].clone()]), SatResult::Sat(_)));
     }
 
     /// Comparisons lifted over if-then-else operands decide exactly as the plain ones: a
