@@ -113,6 +113,26 @@ fn the_precondition_fuse_limits_the_inputs_it_accepts() {
     assert!(traces[0]["input"].as_str().unwrap().contains("size=0"), "{}", traces[0]["input"]);
 }
 
+/// A search for a valid input takes at most `--precondition-steps` steps: a fork side whose
+/// search runs out of them ends as a trace cut by that bound, named in the report (it was a
+/// hidden constant reported as `precondition-fuse`, a flag that could not help).
+#[test]
+fn a_search_out_of_precondition_steps_cuts_its_side_by_that_bound() {
+    let run = |extra: &[&str]| {
+        let mut args = vec!["run", "--cp", "testdata/sir.jar", "sir.DoublyLinkedList#contains", "--strategy", "uber"];
+        args.extend_from_slice(&["--precondition", "repOK", "--max-objects", "4", "--json"]);
+        args.extend_from_slice(extra);
+        json(&args)
+    };
+    let v = run(&[]);
+    assert_eq!(v["bounds"]["precondition_steps"], 2_000_000);
+    assert_eq!(v["cut"], 0, "{v}");
+    let v = run(&["--precondition-steps", "30"]);
+    assert_eq!(v["bounds"]["precondition_steps"], 30);
+    let cuts: Vec<&str> = v["trace_list"].as_array().unwrap().iter().filter_map(|t| t["cut"].as_str()).collect();
+    assert!(!cuts.is_empty() && cuts.iter().all(|c| *c == "precondition-steps (30)"), "{cuts:?}");
+}
+
 /// `gen`'s `--time-limit` is the budget of the whole run: it says so, and each method gets a
 /// share of it (RedBlackTree's 6 methods share 3 s: the ones that do not finish at the
 /// default depth stop at their share, reported in whole seconds), not 3 s each.

@@ -27,6 +27,10 @@ pub struct AnalysisArgs {
     /// object of the scope].
     #[arg(long, alias = "precondition-depth")]
     pub precondition_fuse: Option<u32>,
+    /// Most steps one search for a valid input of one fork side may take (at least 1); a side
+    /// whose search runs out of them ends as a trace cut by precondition-steps.
+    #[arg(long, default_value_t = config::DEFAULT_PRECONDITION_STEPS, value_parser = clap::value_parser!(u64).range(1..))]
+    pub precondition_steps: u64,
     /// Largest length of an input array (restricts inputs; no trace is cut by it).
     #[arg(long, default_value_t = config::DEFAULT_MAX_ARRAY_LENGTH)]
     pub max_array_length: u32,
@@ -92,6 +96,7 @@ impl AnalysisArgs {
                 time_limit_s: self.time_limit,
                 max_array_length: self.max_array_length,
                 precondition_fuse: self.precondition_fuse.unwrap_or_else(|| config::precondition_fuse_for(max_objects)),
+                precondition_steps: self.precondition_steps,
                 max_memory_mb: self.max_memory.unwrap_or_else(crate::budget::default_max_memory_mb),
             },
             search: if self.search == "bfs" { SearchOrder::Bfs } else { SearchOrder::Dfs },

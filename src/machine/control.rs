@@ -289,7 +289,8 @@ impl<H: HeapStrategy, S: Solver> Machine<'_, H, S> {
         if self.record(&mut st, choice, forked) {
             Ok(st)
         } else if in_pre {
-            Err(Next::Done(st, Outcome::Cut(self.fuse_cut())))
+            let fuse = self.config.bounds.precondition_fuse;
+            Err(Next::Done(st, Outcome::Cut(format!("precondition-fuse ({fuse})"))))
         } else {
             let d = self.config.bounds.max_depth;
             Err(Next::Done(st, Outcome::Cut(format!("max-depth ({d})"))))

@@ -56,7 +56,7 @@ enum ValidInput {
     Input(crate::heap::Concrete),
     /// No input within the scope satisfies the precondition on this path.
     None,
-    /// No search could settle it (`--precondition-fuse`, or the budget ran out).
+    /// No search could settle it (`--precondition-steps`, the budget, the solver).
     Fused,
 }
 
@@ -113,6 +113,7 @@ impl<'p, H: HeapStrategy, S: Solver> Machine<'p, H, S> {
             arg_types: Vec::new(),
             in_p_search: false,
             order: Default::default(),
+            search_stop: super::precondition::Inconclusive::Steps,
             aside: Vec::new(),
             fault_later: None,
             budget_cut: std::cell::Cell::new(None),

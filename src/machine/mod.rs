@@ -345,6 +345,8 @@ pub struct Machine<'p, H: HeapStrategy, S: Solver> {
     /// pointwise ([`HeapStrategy::input_view`]): it reads through each location on a side
     /// of its own, so no locations are pruned before a read.
     pub(crate) in_p_search: bool,
+    /// Why the last inconclusive P-search was (its side's cut reason).
+    pub(crate) search_stop: precondition::Inconclusive,
     /// The order edges of the last path condition a fork was checked against plainly.
     pub(crate) order: crate::term::OrderEdges,
     /// States the oracle ended while checking a fork (cut by `precondition-fuse`), for the

@@ -13,9 +13,10 @@
 //! dropped). At a trace's end one more P-search on the final input view gives the test's
 //! input, which then runs concretely for the outcome. P's paths that throw, are cut by
 //! `--max-objects` or take more than `--precondition-fuse` decisions (a precondition that
-//! never returns) are dead ends of a search; a search that runs out of steps or of the
-//! budget is inconclusive, and a side no search could settle ends as a trace cut by
-//! `precondition-fuse` (or by the budget).
+//! never returns) are dead ends of a search; a search that runs out of
+//! `--precondition-steps` or of the budget, or whose solver answers `unknown`, is
+//! inconclusive, and a side no search could settle ends as a trace cut by
+//! `precondition-steps`, by the budget or by `solver-unknown`.
 
 use std::collections::HashSet;
 use std::rc::Rc;
@@ -73,6 +74,15 @@ struct PSearch<H: HeapStrategy> {
     follow: bool,
 }
 
+/// Why a P-search was inconclusive (besides the budget running out).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Inconclusive {
+    /// It took `--precondition-steps` steps.
+    Steps,
+    /// The solver answered `unknown` on the check of a path of P that returned true.
+    Unknown,
+}
+
 /// The verdict on one side of a fork.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(super) enum Valid {
@@ -80,10 +90,6 @@ pub(super) enum Valid {
     No,
     Fused,
 }
-
-/// Most steps one P-search may take (whatever its paths): a guard against a search that
-/// would otherwise take the whole time limit on one state.
-const SEARCH_STEPS: u64 = 2_000_000;
 
 /// A P-search first lets P take this many decisions per object of the scope (a `repOK`
 /// checks a handful of things per node), then deepens up to the fuse.
@@ -95,15 +101,20 @@ impl<H: HeapStrategy, S: Solver> Machine<'_, H, S> {
         self.precondition
     }
 
-    /// The cut reason of a state no P-search could settle.
+    /// The cut reason of a state no P-search could settle: the budget, when it ran out (Z3
+    /// interrupted); else `--precondition-steps`, or the solver's `unknown` on the check of
+    /// a path of P that returned true.
     pub(super) fn fuse_cut(&self) -> String {
-        // A search that gave up because the budget ran out (Z3 interrupted) is cut by it.
+        let b = &self.config.bounds;
         match self.budget.halt() {
             Some(h) => {
                 self.budget_cut.set(Some(h));
                 h.reason()
             }
-            None => format!("precondition-fuse ({})", self.config.bounds.precondition_fuse),
+            None => match self.search_stop {
+                Inconclusive::Steps => format!("precondition-steps ({})", b.precondition_steps),
+                Inconclusive::Unknown => "solver-unknown (precondition)".into(),
+            },
         }
     }
 
@@ -144,6 +155,7 @@ impl<H: HeapStrategy, S: Solver> Machine<'_, H, S> {
     /// return true.
     pub(super) fn p_search(&mut self, st: &State<H>, hint: Option<&Assignment>, pin: bool) -> Result<Search<H>> {
         let fuse = self.config.bounds.precondition_fuse.max(1);
+
         let mut limit = (FIRST_DEPTH_PER_OBJECT * (self.config.bounds.max_objects + 1)).min(fuse);
         let mut search = PSearch {
             work: vec![self.p_start(st)?],
@@ -209,7 +221,11 @@ impl<H: HeapStrategy, S: Solver> Machine<'_, H, S> {
             let mut s = first;
             loop {
                 search.steps += 1;
-                if search.steps > SEARCH_STEPS || self.budget.halt().is_some() {
+                if search.steps > self.config.bounds.precondition_steps {
+                    self.search_stop = Inconclusive::Steps;
+                    return Ok(Search::Fused);
+                }
+                if self.budget.halt().is_some() {
                     return Ok(Search::Fused);
                 }
                 if park.is_some_and(|p| s.pre_decisions > p) {
@@ -313,7 +329,10 @@ impl<H: HeapStrategy, S: Solver> Machine<'_, H, S> {
         Ok(match answer {
             SatResult::Sat(model) => Some(Search::Found(Box::new(d), model)),
             SatResult::Unsat => None,
-            SatResult::Unknown(_) => Some(Search::Fused),
+            SatResult::Unknown(_) => {
+                self.search_stop = Inconclusive::Unknown;
+                Some(Search::Fused)
+            }
         })
     }
 }

@@ -21,6 +21,7 @@ fn bounds(b: &Bounds) -> Value {
         "time_limit_s": b.time_limit_s,
         "max_array_length": b.max_array_length,
         "precondition_fuse": b.precondition_fuse,
+        "precondition_steps": b.precondition_steps,
         "max_memory_mb": b.max_memory_mb,
     })
 }

@@ -12,13 +12,14 @@ use crate::machine::{RunInfo, RunResult, Trace, TraceKind};
 pub fn bounds_line(b: &Bounds) -> String {
     format!(
         "bounds: max-depth {}, max-objects {}, max-calls {}, time-limit {}s, max-array-length {}, precondition-fuse {}, \
-         max-memory {} MB",
+         precondition-steps {}, max-memory {} MB",
         b.max_depth,
         b.max_objects,
         b.max_calls,
         b.time_limit_s,
         b.max_array_length,
         b.precondition_fuse,
+        b.precondition_steps,
         b.max_memory_mb
     )
 }
