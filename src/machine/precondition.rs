@@ -155,7 +155,6 @@ impl<H: HeapStrategy, S: Solver> Machine<'_, H, S> {
     /// return true.
     pub(super) fn p_search(&mut self, st: &State<H>, hint: Option<&Assignment>, pin: bool) -> Result<Search<H>> {
         let fuse = self.config.bounds.precondition_fuse.max(1);
-
         let mut limit = (FIRST_DEPTH_PER_OBJECT * (self.config.bounds.max_objects + 1)).min(fuse);
         let mut search = PSearch {
             work: vec![self.p_start(st)?],

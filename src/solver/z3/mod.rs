@@ -409,6 +409,9 @@ impl Z3Solver {
     }
 }
 
+/// How many leaves a comparison lifted over if-then-else operands may have.
+const LIFT_LEAVES: usize = 64;
+
 impl Z3Solver {
     /// `sum <=u k` where `sum` adds constants and `ite(b, 1, 0)` terms that cannot overflow
     /// its width: a cardinality constraint on the `b`s (uber's scope bound), which Z3 keeps
@@ -434,12 +437,7 @@ impl Z3Solver {
         let weighted: Vec<(&Bool, i32)> = bits.iter().map(|b| (b, 1)).collect();
         Some(Bool::pb_le(&weighted, room))
     }
-}
 
-/// How many leaves a comparison lifted over if-then-else operands may have.
-const LIFT_LEAVES: usize = 64;
-
-impl Z3Solver {
     /// `cmp(a, b)` with the if-then-else structure of bit-vector operands lifted out of the
     /// comparison: `ite(c, x, y) <= k` becomes `ite(c, x <= k, y <= k)`. A value read through a
     /// reference with several locations is such an if-then-else over the locations' fields;
