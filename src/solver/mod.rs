@@ -14,11 +14,7 @@ pub mod z3;
 
 use crate::term::{Assignment, Term, Val};
 
-/// How many leading constraints two path conditions share (a depth-first exploration's
-/// queries share long prefixes; the solver, the cache and model repair reuse them).
-pub fn common_prefix(a: &[Term], b: &[Term]) -> usize {
-    a.iter().zip(b).take_while(|(x, y)| x == y).count()
-}
+pub use crate::term::common_prefix;
 
 /// The answer to a satisfiability query.
 #[derive(Debug, Clone, PartialEq)]

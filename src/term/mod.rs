@@ -215,6 +215,13 @@ impl Term {
     }
 }
 
+/// How many leading constraints two path conditions share (a depth-first exploration's
+/// queries share long prefixes; the solver, the cache, model repair, propagation and the
+/// order refutation reuse what they computed for them).
+pub fn common_prefix(a: &[Term], b: &[Term]) -> usize {
+    a.iter().zip(b).take_while(|(x, y)| x == y).count()
+}
+
 /// Interprets the low `w` bits of `v` as a signed number.
 pub fn sign_extend(v: u64, w: u32) -> i64 {
     if w >= 64 {

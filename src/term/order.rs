@@ -90,8 +90,8 @@ const LOOSE: usize = 16;
 /// entries beyond the common prefix are walked again.
 #[derive(Default)]
 pub struct OrderEdges {
-    /// The entries walked (term ids), and the number of edges and constants after each.
-    ids: Vec<u32>,
+    /// The entries walked, and the number of edges and constants after each.
+    entries: Vec<Term>,
     ends: Vec<(usize, usize)>,
     edges: Vec<Edge>,
     consts: Vec<Const>,
@@ -103,8 +103,8 @@ pub struct OrderEdges {
 impl OrderEdges {
     /// Brings the edges up to `base`.
     fn sync(&mut self, base: &[Term]) {
-        let common = self.ids.iter().zip(base).take_while(|(i, t)| **i == t.id()).count();
-        self.ids.truncate(common);
+        let common = super::common_prefix(&self.entries, base);
+        self.entries.truncate(common);
         self.ends.truncate(common);
         let (e, c) = self.ends.last().copied().unwrap_or_default();
         self.edges.truncate(e);
@@ -116,7 +116,7 @@ impl OrderEdges {
         let mut same = |t: &Term| t.clone();
         for t in &base[common..] {
             edges(t, &mut same, &mut self.edges, &mut self.consts);
-            self.ids.push(t.id());
+            self.entries.push(t.clone());
             self.ends.push((self.edges.len(), self.consts.len()));
         }
     }

@@ -138,11 +138,11 @@ impl Propagator {
         let (mut facts, mut from) = self
             .recent
             .iter()
-            .filter(|(known, _)| known.len() <= pc.len() && same_prefix(known, pc) == known.len())
+            .filter(|(known, _)| known.len() <= pc.len() && super::common_prefix(known, pc) == known.len())
             .max_by_key(|(known, _)| known.len())
             .map(|(known, f)| (f.clone(), known.len()))
             .unwrap_or_default();
-        let shared = same_prefix(&self.last, pc);
+        let shared = super::common_prefix(&self.last, pc);
         self.last = pc.to_vec();
         if shared > from && shared < pc.len() {
             // Only the prefix's propagation: its splits and order cycles are the query's.
@@ -165,11 +165,6 @@ impl Propagator {
         self.recent.insert(0, (pc.to_vec(), facts));
         self.recent.truncate(KEEP_FACTS);
     }
-}
-
-/// How many leading terms `a` and `b` share.
-fn same_prefix(a: &[Term], b: &[Term]) -> usize {
-    a.iter().zip(b).take_while(|(x, y)| x == y).count()
 }
 
 /// How many two-valued symbols [`refuted_by_propagation`] splits on at most.
