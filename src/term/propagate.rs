@@ -18,8 +18,9 @@
 //! (`1 + (L1.exists ? 1 : 0) + ... <=u 4`): more existing than the scope holds refutes, and as
 //! many as it holds says the rest do not exist. A constraint the facts make false, or two
 //! facts that disagree, refute the whole conjunction; when propagation finds nothing, a few
-//! symbols with two such values left are split on. Sound, not complete: `false` only means
-//! that propagation found no contradiction (the solver decides).
+//! symbols of a small domain (such a bound, or uber's candidate domain `(0 == L1.right) ||
+//! (2 == L1.right) || (3 == L1.right)`) with two values left are split on. Sound, not
+//! complete: `false` only means that propagation found no contradiction (the solver decides).
 //!
 //! It answers the P-searches' most common unsatisfiable query under uber's if-then-else heap
 //! (a precondition's choice of a field's target that the path condition's value sets rule
@@ -69,7 +70,9 @@ struct Known<'a> {
 /// When that finds nothing, a few symbols of a small domain with two values left are split
 /// on: both values refuted refutes the conjunction (POSE's search-tree P-searches: the
 /// method's `this.root.right.right` is `this.root` or `this.root.right` once the other
-/// numbers are taken, and either closes an order cycle among the keys).
+/// numbers are taken, and either closes an order cycle among the keys; uber's P-searches:
+/// `L1.right` is 2 or 3 by its candidate domain, and either takes the method's `key` to a
+/// key it differs from).
 pub fn refuted_by_propagation(pc: &[Term]) -> bool {
     let syms: Vec<Rc<[Rc<str>]>> = pc.iter().map(|t| t.var_names().into()).collect();
     Propagator::default().refuted(pc, &syms)
@@ -84,7 +87,7 @@ fn refuted_from(facts: &mut Facts, pc: &[Term], syms: &[Rc<[Rc<str>]>], start: D
         return true;
     }
     let pairs: Vec<(Rc<str>, [u64; 2])> =
-        bounds.iter().filter_map(|(name, max)| facts.two_left(name, *max).map(|vs| (name.clone(), vs))).collect();
+        bounds.iter().filter_map(|(name, dom)| facts.two_left(name, dom).map(|vs| (name.clone(), vs))).collect();
     pairs.into_iter().take(SPLITS).any(|(name, vs)| {
         vs.iter().all(|v| {
             let mut f = facts.clone();
@@ -198,7 +201,7 @@ struct Facts {
 
 impl Facts {
     /// Propagation to a fixpoint, then the order cycles through the branches it decides.
-    fn refuted(&mut self, pc: &[Term], syms: &[Rc<[Rc<str>]>], bounds: &[(Rc<str>, u64)], start: Dirty) -> bool {
+    fn refuted(&mut self, pc: &[Term], syms: &[Rc<[Rc<str>]>], bounds: &[(Rc<str>, Domain)], start: Dirty) -> bool {
         if self.propagate(pc, syms, bounds, start) {
             return true;
         }
@@ -209,18 +212,18 @@ impl Facts {
 
     /// The values of `0..=max` the undecided symbol `name` is not known to differ from
     /// (nor a symbol it equals), in order; none when `name` is decided.
-    fn left<'a>(&'a self, name: &'a Rc<str>, max: u64) -> impl Iterator<Item = u64> + 'a {
+    fn left<'a>(&'a self, name: &'a Rc<str>, dom: &'a [u64]) -> impl Iterator<Item = u64> + 'a {
         let decided = self.values.values.contains_key(name);
         let same = self.same.get(name);
         let excluded = move |v: u64| {
             std::iter::once(name).chain(same.into_iter().flatten()).any(|x| self.unequal.contains(&(x.clone(), v)))
         };
-        (0..=max).take_while(move |_| !decided).filter(move |v| !excluded(*v))
+        dom.iter().copied().take_while(move |_| !decided).filter(move |v| !excluded(*v))
     }
 
     /// The two values left to the undecided symbol `name`, when two are.
-    fn two_left(&self, name: &Rc<str>, max: u64) -> Option<[u64; 2]> {
-        let mut left = self.left(name, max);
+    fn two_left(&self, name: &Rc<str>, dom: &[u64]) -> Option<[u64; 2]> {
+        let mut left = self.left(name, dom);
         match (left.next(), left.next(), left.next()) {
             (Some(a), Some(b), None) => Some([a, b]),
             _ => None,
@@ -231,15 +234,15 @@ impl Facts {
     /// round evaluates the constraints `start` covers, each later one those that name a
     /// symbol the round before learned something about (all of them after a new equality
     /// between undecided terms).
-    fn propagate(&mut self, pc: &[Term], syms: &[Rc<[Rc<str>]>], bounds: &[(Rc<str>, u64)], start: Dirty) -> bool {
+    fn propagate(&mut self, pc: &[Term], syms: &[Rc<[Rc<str>]>], bounds: &[(Rc<str>, Domain)], start: Dirty) -> bool {
         let mut dirty = start;
         for _ in 0..ROUNDS {
             let mut learned = Learned::default();
-            for (name, max) in bounds {
+            for (name, dom) in bounds {
                 if self.values.values.contains_key(name) {
                     continue;
                 }
-                let mut left = self.left(name, *max);
+                let mut left = self.left(name, dom);
                 match (left.next(), left.next()) {
                     (None, _) => return true,
                     (Some(v), None) => learned.equal.push((name.clone(), Val::Bv(v))),
@@ -316,25 +319,60 @@ impl Facts {
     }
 }
 
-/// The symbols `pc` bounds above by a small constant (`x <=u k`, `x <u k`), with the bound.
-fn small_domains(pc: &[Term]) -> Vec<(Rc<str>, u64)> {
-    let mut out: HashMap<Rc<str>, u64> = HashMap::new();
+/// The values a symbol may take, as the path condition says: `0..=k` (`x <=u k`, `x <u
+/// k+1`) or the constants of a disjunction of equalities (uber's candidate domains, `(0 ==
+/// L1.right) || (2 == L1.right) || (3 == L1.right)`), sorted.
+type Domain = Rc<[u64]>;
+
+/// The symbols `pc` gives a small domain (a small upper bound, or a disjunction of
+/// equalities with constants), with that domain (the smallest, when there are several).
+fn small_domains(pc: &[Term]) -> Vec<(Rc<str>, Domain)> {
+    let mut out: HashMap<Rc<str>, Domain> = HashMap::new();
     for t in pc {
-        let Node::Cmp(op, x, k) = t.node() else { continue };
-        let (Node::Var(name, _), Node::Bv(_, k)) = (x.node(), k.node()) else { continue };
-        let max = match op {
-            super::BvCmp::Ule => *k,
-            super::BvCmp::Ult if *k > 0 => *k - 1,
-            _ => continue,
-        };
-        if max <= SMALL_DOMAIN {
-            let b = out.entry(name.clone()).or_insert(max);
-            *b = (*b).min(max);
+        let Some((name, dom)) = domain_of(t) else { continue };
+        let b = out.entry(name).or_insert_with(|| dom.clone());
+        if dom.len() < b.len() {
+            *b = dom;
         }
     }
-    let mut out: Vec<(Rc<str>, u64)> = out.into_iter().collect();
+    let mut out: Vec<(Rc<str>, Domain)> = out.into_iter().collect();
     out.sort();
     out
+}
+
+/// The domain `t` gives a symbol, if it gives one (see [`small_domains`]).
+fn domain_of(t: &Term) -> Option<(Rc<str>, Domain)> {
+    match t.node() {
+        Node::Cmp(op, x, k) => {
+            let (Node::Var(name, _), Node::Bv(_, k)) = (x.node(), k.node()) else { return None };
+            let max = match op {
+                super::BvCmp::Ule => *k,
+                super::BvCmp::Ult if *k > 0 => *k - 1,
+                _ => return None,
+            };
+            (max <= SMALL_DOMAIN).then(|| (name.clone(), (0..=max).collect()))
+        }
+        Node::Or(xs) => {
+            let mut name: Option<&Rc<str>> = None;
+            let mut vals = Vec::with_capacity(xs.len());
+            for x in xs.iter() {
+                let Node::Eq(a, b) = x.node() else { return None };
+                let (n, k) = match (a.node(), b.node()) {
+                    (Node::Var(n, _), Node::Bv(_, k)) | (Node::Bv(_, k), Node::Var(n, _)) => (n, *k),
+                    _ => return None,
+                };
+                if name.is_some_and(|m| m != n) {
+                    return None;
+                }
+                name = Some(n);
+                vals.push(k);
+            }
+            vals.sort_unstable();
+            vals.dedup();
+            Some((name?.clone(), vals.into()))
+        }
+        _ => None,
+    }
 }
 
 /// The truth of `t` under the facts: evaluated, an equality of a symbol with a value the
@@ -641,6 +679,26 @@ mod tests {
         let mut pc = vec![bound, p.ne(&next, &zero), p.slt(&ka, &kb), p.slt(&key, &kb)];
         assert!(!refuted_by_propagation(&pc));
         pc.push(p.slt(&ka, &key));
+        assert!(refuted_by_propagation(&pc));
+    }
+
+    #[test]
+    fn a_candidate_domain_with_two_values_left_is_split_on() {
+        // uber's `(0 == c) || (2 == c) || (3 == c)` with `c != null`: `c` is 2 or 3. The key
+        // read through it is `k1` or `k2`; `key` equals it and differs from both.
+        let mut p = TermPool::default();
+        let c = p.var("L1.right", Sort::Bv(8));
+        let [zero, two, three] = [0, 2, 3].map(|k| p.bv(8, k));
+        let (key, k1, k2) = (p.var("key", Sort::Bv(32)), p.var("L1.key", Sort::Bv(32)), p.var("L2.key", Sort::Bv(32)));
+        let (is2, is3) = (p.eq(&c, &two), p.eq(&c, &three));
+        let is0 = p.eq(&c, &zero);
+        let domain = p.or(&[is0, is2.clone(), is3.clone()]);
+        let read = p.ite(&is2, &k1, &k2);
+        let mut pc = vec![domain, p.ne(&c, &zero), p.eq(&key, &read), p.ne(&key, &k1)];
+        assert!(!refuted_by_propagation(&pc));
+        let other = p.var("L3.key", Sort::Bv(32));
+        let read3 = p.ite(&is3, &k2, &other);
+        pc.push(p.ne(&key, &read3));
         assert!(refuted_by_propagation(&pc));
     }
 

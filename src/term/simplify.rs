@@ -134,8 +134,35 @@ impl TermPool {
             (Node::Bv(..), Node::Ite(..)) => return self.eq(b, a),
             _ => {}
         }
+        if let Some(e) = self.eq_offsets(a, b) {
+            return e;
+        }
         let (a, b) = if a.id() <= b.id() { (a, b) } else { (b, a) };
         self.intern(Node::Eq(a.clone(), b.clone()), Sort::Bool)
+    }
+
+    /// An equality of two bit-vectors each a term plus a constant, moved to one side (exact
+    /// under wrap-around): `x - 1 == x` is false, `x - 1 == -1` is `x == 0`, `x + 2 == y + 2`
+    /// is `x == y`. `None` when neither side has an offset.
+    fn eq_offsets(&mut self, a: &Term, b: &Term) -> Option<Term> {
+        let Sort::Bv(w) = a.sort() else { return None };
+        let ((x, j), (y, k)) = (offset_form(a), offset_form(b));
+        if j == 0 && k == 0 {
+            return None;
+        }
+        match (x, y) {
+            (Some(x), Some(y)) if x == y => Some(self.bool(mask(j, w) == mask(k, w))),
+            (Some(x), Some(y)) if mask(j, w) == mask(k, w) => Some(self.eq(&x, &y)),
+            (Some(x), None) if j != 0 => {
+                let c = self.bv(w, k.wrapping_sub(j) as i64);
+                Some(self.eq(&x, &c))
+            }
+            (None, Some(y)) if k != 0 => {
+                let c = self.bv(w, j.wrapping_sub(k) as i64);
+                Some(self.eq(&y, &c))
+            }
+            _ => None,
+        }
     }
 
     pub fn ne(&mut self, a: &Term, b: &Term) -> Term {
@@ -306,4 +333,66 @@ pub(super) fn fold(op: BvOp, x: u64, y: u64, w: u32) -> Option<u64> {
         BvOp::Xor => x ^ y,
     };
     Some(mask(r, w))
+}
+
+/// `t` as a term plus a constant offset (`None`: `t` is the constant): `(x - 1) - 1` is `x`
+/// and `-2` (modulo the width).
+fn offset_form(t: &Term) -> (Option<Term>, u64) {
+    let mut t = t.clone();
+    let mut off = 0u64;
+    loop {
+        let next = match t.node() {
+            Node::Bv(_, c) => return (None, off.wrapping_add(*c)),
+            Node::Bin(BvOp::Add, x, k) | Node::Bin(BvOp::Add, k, x) if k.as_i64().is_some() => {
+                if let Node::Bv(_, c) = k.node() {
+                    off = off.wrapping_add(*c);
+                }
+                x.clone()
+            }
+            Node::Bin(BvOp::Sub, x, k) if k.as_i64().is_some() => {
+                if let Node::Bv(_, c) = k.node() {
+                    off = off.wrapping_sub(*c);
+                }
+                x.clone()
+            }
+            _ => return (Some(t), off),
+        };
+        t = next;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::term::{Assignment, Val};
+
+    #[test]
+    fn equalities_of_offsets_fold_and_keep_their_meaning() {
+        let mut p = TermPool::default();
+        let (x, y) = (p.var("x", Sort::Bv(8)), p.var("y", Sort::Bv(8)));
+        let [zero, one, two] = [0, 1, 2].map(|k| p.bv(8, k));
+        let x1 = p.bin(BvOp::Sub, &x, &one);
+        let x2 = p.bin(BvOp::Sub, &x1, &one);
+        // AATree's `L1.level == L1.level - 1`, BinomialHeap's `-1 == L1.degree - 1`.
+        assert!(p.eq(&x1, &x).is_false());
+        let minus1 = p.bv(8, -1);
+        assert_eq!(p.eq(&minus1, &x1), p.eq(&x, &zero));
+        let (y2, xp2) = (p.bin(BvOp::Add, &y, &two), p.bin(BvOp::Add, &two, &x));
+        assert_eq!(p.eq(&xp2, &y2), p.eq(&x, &y));
+        // Exact under wrap-around: each folded form means what it says, for every `x`.
+        for (j, c) in [(-2i64, 254u64), (1, 0), (127, 128), (-128, 127), (3, 3)] {
+            let k = p.bv(8, j);
+            let shifted = p.bin(BvOp::Add, &x, &k);
+            let target = p.bv(8, c as i64);
+            let (e1, e2, e3) = (p.eq(&shifted, &target), p.eq(&target, &shifted), p.eq(&shifted, &x2));
+            for v in 0..256u64 {
+                let mut m = Assignment::default();
+                m.values.insert("x".into(), Val::Bv(v));
+                let sv = v.wrapping_add(j as u64) & 0xff;
+                assert_eq!(m.eval_bool(&e1), Some(sv == c), "x + {j} == {c} at x = {v}");
+                assert_eq!(m.eval_bool(&e2), Some(sv == c));
+                assert_eq!(m.eval_bool(&e3), Some(sv == v.wrapping_sub(2) & 0xff));
+            }
+        }
+    }
 }
