@@ -288,7 +288,7 @@ impl Repairer {
     /// symbols, if any: a walk of at most [`STEPS`] changes, each to a symbol the first
     /// falsified entry depends on (a recent one, or one that entry names; from the second
     /// change on, any it depends on), taking a value that makes that entry true without
-    /// falsifying more entries than before.
+    /// falsifying more than one entry more than before.
     pub fn repair(&mut self, base: &Assignment, known: &[Term], pc: &[Term]) -> Option<Assignment> {
         self.sync(pc);
         let start = super::common_prefix(known, pc);
@@ -311,7 +311,10 @@ impl Repairer {
                     if tried > MAX_CANDIDATES {
                         return None;
                     }
-                    let limit = if step + 1 == STEPS { 0 } else { walk.falsified.len() };
+                    // A change may leave one more entry false than there are now (the new object
+                    // of a full scope breaks the count of each read that materialized one), but
+                    // the last may leave none.
+                    let limit = if step + 1 == STEPS { 0 } else { walk.falsified.len() + 1 };
                     let Some(next) = self.change(base, &walk, (&name, k), first, bad, limit) else { continue };
                     if next.falsified.is_empty() {
                         if let Some(m) = self.verified(base, &next) {
@@ -599,6 +602,42 @@ mod tests {
         base.values.insert(Rc::from("L8.exists"), Val::Bool(false));
         let known = &pc[..5];
         let m = Repairer::default().repair(&base, known, &pc).unwrap();
+        assert!(pc.iter().all(|t| m.eval_bool(t) == Some(true)));
+        assert_eq!((m.get("left"), m.get("right")), (Some(&Val::Bv(8)), Some(&Val::Bv(2))));
+    }
+
+    /// uber's RedBlackTree#insert: `left -> 8` makes a second object exist, which breaks
+    /// both counts of the scope (each read that materialized an object added one) until
+    /// `right` leaves the other object out: the first change leaves two entries false.
+    #[test]
+    fn a_first_change_may_leave_one_more_entry_false() {
+        let mut p = TermPool::new();
+        let (right, left) = (p.var("right", Sort::Bv(8)), p.var("left", Sort::Bv(8)));
+        let (e4, e8) = (p.var("L4.exists", Sort::Bool), p.var("L8.exists", Sort::Bool));
+        let [zero, two, four, eight] = [0, 2, 4, 8].map(|k| p.bv(8, k));
+        let (one16, zero16) = (p.bv(16, 1), p.bv(16, 0));
+        let right4 = p.eq(&right, &four);
+        let def4 = p.eq(&e4, &right4);
+        let r0 = p.eq(&right, &zero);
+        let r2 = p.eq(&right, &two);
+        let dom = p.or(&[r0.clone(), r2, right4]);
+        let left8 = p.eq(&left, &eight);
+        let def8 = p.eq(&e8, &left8);
+        let (c4, c8) = (p.ite(&e4, &one16, &zero16), p.ite(&e8, &one16, &zero16));
+        let count = p.bin(BvOp::Add, &c4, &c8);
+        let bound = p.cmp(BvCmp::Ule, &count, &one16);
+        // The second read's count, summed the other way round: another entry.
+        let count2 = p.bin(BvOp::Add, &c8, &c4);
+        let again = p.cmp(BvCmp::Ule, &count2, &one16);
+        let nonnull = p.not(&r0);
+        let pc = [def4, dom, nonnull, def8, bound, again, left8.clone()];
+        let mut base = Assignment::default();
+        for (n, v) in [("right", 4), ("left", 0)] {
+            base.values.insert(Rc::from(n), Val::Bv(v));
+        }
+        base.values.insert(Rc::from("L4.exists"), Val::Bool(true));
+        base.values.insert(Rc::from("L8.exists"), Val::Bool(false));
+        let m = Repairer::default().repair(&base, &pc[..6], &pc).unwrap();
         assert!(pc.iter().all(|t| m.eval_bool(t) == Some(true)));
         assert_eq!((m.get("left"), m.get("right")), (Some(&Val::Bv(8)), Some(&Val::Bv(2))));
     }
