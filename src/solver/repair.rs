@@ -574,9 +574,10 @@ mod tests {
     }
 
     /// A new location once the scope is full: `left -> 8` makes a second object exist,
-    /// which the bound forbids until `right` leaves the other one (location 4) out.
-    #[test]
-    fn takes_a_second_step_when_the_first_change_needs_another() {
+    /// which the bound forbids until `right` leaves the other one (location 4) out. uber
+    /// bounds the count once per read that materialized an object: with `counts` such
+    /// entries, the first change leaves that many false.
+    fn repairs_a_full_scope(counts: usize) {
         let mut p = TermPool::new();
         let (right, left) = (p.var("right", Sort::Bv(8)), p.var("left", Sort::Bv(8)));
         let (e4, e8) = (p.var("L4.exists", Sort::Bool), p.var("L8.exists", Sort::Bool));
@@ -591,55 +592,34 @@ mod tests {
         let left8 = p.eq(&left, &eight);
         let def8 = p.eq(&e8, &left8);
         let (c4, c8) = (p.ite(&e4, &one16, &zero16), p.ite(&e8, &one16, &zero16));
-        let count = p.bin(BvOp::Add, &c4, &c8);
-        let bound = p.cmp(BvCmp::Ule, &count, &one16);
-        let pc = [def4, dom, nonnull, def8, bound.clone(), left8.clone()];
+        let mut pc = vec![def4, dom, nonnull, def8];
+        // A second read's count is summed the other way round: another entry.
+        for (x, y) in [(&c4, &c8), (&c8, &c4)].into_iter().take(counts) {
+            let count = p.bin(BvOp::Add, x, y);
+            pc.push(p.cmp(BvCmp::Ule, &count, &one16));
+        }
+        pc.push(left8);
         let mut base = Assignment::default();
         for (n, v) in [("right", 4), ("left", 0)] {
             base.values.insert(Rc::from(n), Val::Bv(v));
         }
         base.values.insert(Rc::from("L4.exists"), Val::Bool(true));
         base.values.insert(Rc::from("L8.exists"), Val::Bool(false));
-        let known = &pc[..5];
+        let known = &pc[..pc.len() - 1];
         let m = Repairer::default().repair(&base, known, &pc).unwrap();
         assert!(pc.iter().all(|t| m.eval_bool(t) == Some(true)));
         assert_eq!((m.get("left"), m.get("right")), (Some(&Val::Bv(8)), Some(&Val::Bv(2))));
     }
 
-    /// uber's RedBlackTree#insert: `left -> 8` makes a second object exist, which breaks
-    /// both counts of the scope (each read that materialized an object added one) until
-    /// `right` leaves the other object out: the first change leaves two entries false.
+    #[test]
+    fn takes_a_second_step_when_the_first_change_needs_another() {
+        repairs_a_full_scope(1);
+    }
+
+    /// uber's RedBlackTree#insert at scope 4: two reads had materialized an object.
     #[test]
     fn a_first_change_may_leave_one_more_entry_false() {
-        let mut p = TermPool::new();
-        let (right, left) = (p.var("right", Sort::Bv(8)), p.var("left", Sort::Bv(8)));
-        let (e4, e8) = (p.var("L4.exists", Sort::Bool), p.var("L8.exists", Sort::Bool));
-        let [zero, two, four, eight] = [0, 2, 4, 8].map(|k| p.bv(8, k));
-        let (one16, zero16) = (p.bv(16, 1), p.bv(16, 0));
-        let right4 = p.eq(&right, &four);
-        let def4 = p.eq(&e4, &right4);
-        let r0 = p.eq(&right, &zero);
-        let r2 = p.eq(&right, &two);
-        let dom = p.or(&[r0.clone(), r2, right4]);
-        let left8 = p.eq(&left, &eight);
-        let def8 = p.eq(&e8, &left8);
-        let (c4, c8) = (p.ite(&e4, &one16, &zero16), p.ite(&e8, &one16, &zero16));
-        let count = p.bin(BvOp::Add, &c4, &c8);
-        let bound = p.cmp(BvCmp::Ule, &count, &one16);
-        // The second read's count, summed the other way round: another entry.
-        let count2 = p.bin(BvOp::Add, &c8, &c4);
-        let again = p.cmp(BvCmp::Ule, &count2, &one16);
-        let nonnull = p.not(&r0);
-        let pc = [def4, dom, nonnull, def8, bound, again, left8.clone()];
-        let mut base = Assignment::default();
-        for (n, v) in [("right", 4), ("left", 0)] {
-            base.values.insert(Rc::from(n), Val::Bv(v));
-        }
-        base.values.insert(Rc::from("L4.exists"), Val::Bool(true));
-        base.values.insert(Rc::from("L8.exists"), Val::Bool(false));
-        let m = Repairer::default().repair(&base, &pc[..6], &pc).unwrap();
-        assert!(pc.iter().all(|t| m.eval_bool(t) == Some(true)));
-        assert_eq!((m.get("left"), m.get("right")), (Some(&Val::Bv(8)), Some(&Val::Bv(2))));
+        repairs_a_full_scope(2);
     }
 
     /// A symbol that only a chain of stores names (a heap summary's index) is not in the

@@ -8,6 +8,7 @@
 //! place (`solver/z3.rs`); [`eval`] evaluates them under an assignment for model caching
 //! and replay.
 
+mod domain;
 pub mod eval;
 mod float;
 mod order;
