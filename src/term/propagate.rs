@@ -208,8 +208,8 @@ impl Facts {
         super::order::refutes_resolved(pc, &mut |t| taken_branch(&mut ev, known, t))
     }
 
-    /// The values of `0..=max` the undecided symbol `name` is not known to differ from
-    /// (nor a symbol it equals), in order; none when `name` is decided.
+    /// The values of its domain `dom` the undecided symbol `name` is not known to differ
+    /// from (nor a symbol it equals), in order; none when `name` is decided.
     fn left<'a>(&'a self, name: &'a Rc<str>, dom: &'a [u64]) -> impl Iterator<Item = u64> + 'a {
         let decided = self.values.values.contains_key(name);
         let same = self.same.get(name);
