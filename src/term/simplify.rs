@@ -338,25 +338,20 @@ pub(super) fn fold(op: BvOp, x: u64, y: u64, w: u32) -> Option<u64> {
 /// `t` as a term plus a constant offset (`None`: `t` is the constant): `(x - 1) - 1` is `x`
 /// and `-2` (modulo the width).
 fn offset_form(t: &Term) -> (Option<Term>, u64) {
+    let raw = |k: &Term| match k.node() {
+        Node::Bv(_, c) => Some(*c),
+        _ => None,
+    };
     let mut t = t.clone();
     let mut off = 0u64;
     loop {
-        let next = match t.node() {
+        let (next, c) = match t.node() {
             Node::Bv(_, c) => return (None, off.wrapping_add(*c)),
-            Node::Bin(BvOp::Add, x, k) | Node::Bin(BvOp::Add, k, x) if k.as_i64().is_some() => {
-                if let Node::Bv(_, c) = k.node() {
-                    off = off.wrapping_add(*c);
-                }
-                x.clone()
-            }
-            Node::Bin(BvOp::Sub, x, k) if k.as_i64().is_some() => {
-                if let Node::Bv(_, c) = k.node() {
-                    off = off.wrapping_sub(*c);
-                }
-                x.clone()
-            }
+            Node::Bin(BvOp::Add, x, k) | Node::Bin(BvOp::Add, k, x) if let Some(c) = raw(k) => (x.clone(), c),
+            Node::Bin(BvOp::Sub, x, k) if let Some(c) = raw(k) => (x.clone(), c.wrapping_neg()),
             _ => return (Some(t), off),
         };
+        off = off.wrapping_add(c);
         t = next;
     }
 }
