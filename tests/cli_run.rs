@@ -18,6 +18,8 @@ fn stable(mut v: serde_json::Value) -> serde_json::Value {
         o.remove("time_ms");
         o.remove("solver_ms");
         o.remove("model_ms");
+        o.remove("check_ms");
+        o.remove("precondition_ms");
         o.remove("peak_mb");
     }
     v
@@ -38,10 +40,19 @@ fn run_json_has_the_documented_keys_and_is_deterministic() {
         "solver_queries",
         "time_ms",
         "solver_ms",
+        "check_ms",
+        "cache_hits",
+        "repaired",
+        "refuted",
+        "precondition_ms",
         "trace_list",
     ] {
         assert!(v.get(k).is_some(), "missing key {k}");
     }
+    // What answered the checks: the solver, or the cache by a recent model, a repaired one or
+    // a refutation (the last two are parts of `cache_hits`).
+    let n = |k: &str| v[k].as_u64().unwrap();
+    assert!(n("repaired") + n("refuted") <= n("cache_hits") && n("check_ms") <= n("time_ms"), "{v}");
     assert_eq!(v["traces"], 23);
     assert_eq!(v["exceptional"], 8);
     assert_eq!(v["bounds"]["max_depth"], 50);

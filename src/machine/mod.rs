@@ -163,6 +163,9 @@ pub struct Stats {
     pub rejected: u64,
     /// P-searches run to settle forks and trace ends (`--precondition`).
     pub pre_searches: u64,
+    /// Time spent in P-searches (those that settle forks and those that give tests their
+    /// inputs), in microseconds.
+    pub pre_us: u64,
     /// States dropped because they need an input object beyond the scope (`--max-objects`
     /// under `--precondition`, where the scope is the input domain).
     pub beyond_scope: u64,
@@ -275,6 +278,10 @@ impl RunResult {
         let (s, o) = (&mut self.stats, other.stats);
         s.solver += o.solver;
         s.rejected += o.rejected;
+        s.pre_searches += o.pre_searches;
+        s.pre_us += o.pre_us;
+        s.beyond_scope += o.beyond_scope;
+        s.pre_max_decisions = s.pre_max_decisions.max(o.pre_max_decisions);
         s.time_ms += o.time_ms;
         s.steps += o.steps;
         self.halted = self.halted.or(other.halted);

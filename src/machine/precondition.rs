@@ -154,6 +154,14 @@ impl<H: HeapStrategy, S: Solver> Machine<'_, H, S> {
     /// cycle with a symbolic counter, say) is not a witness: on such an input P does not
     /// return true.
     pub(super) fn p_search(&mut self, st: &State<H>, hint: Option<&Assignment>, pin: bool) -> Result<Search<H>> {
+        let start = std::time::Instant::now();
+        let found = self.p_search_deepening(st, hint, pin);
+        self.stats.pre_us += start.elapsed().as_micros() as u64;
+        found
+    }
+
+    /// [`Self::p_search`] without the timing.
+    fn p_search_deepening(&mut self, st: &State<H>, hint: Option<&Assignment>, pin: bool) -> Result<Search<H>> {
         let fuse = self.config.bounds.precondition_fuse.max(1);
         let mut limit = (FIRST_DEPTH_PER_OBJECT * (self.config.bounds.max_objects + 1)).min(fuse);
         let mut search = PSearch {

@@ -45,8 +45,11 @@ fn counts(s: &Summary) -> Map<String, Value> {
     m.insert("cut".into(), json!(s.cut));
     m.insert("solver_queries".into(), json!(s.solver_queries));
     m.insert("cache_hits".into(), json!(s.cache_hits));
+    m.insert("repaired".into(), json!(s.repaired));
+    m.insert("refuted".into(), json!(s.refuted));
     m.insert("time_ms".into(), json!(s.time_ms));
     m.insert("solver_ms".into(), json!(s.solver_ms));
+    m.insert("check_ms".into(), json!(s.check_ms));
     m.insert("model_queries".into(), json!(s.model_queries));
     m.insert("model_ms".into(), json!(s.model_ms));
     m.insert("peak_mb".into(), json!(s.peak_mb));
@@ -54,6 +57,7 @@ fn counts(s: &Summary) -> Map<String, Value> {
     m.insert("unknown".into(), json!(s.unknown));
     m.insert("halted".into(), json!(s.halted));
     m.insert("precondition_searches".into(), json!(s.pre_searches));
+    m.insert("precondition_ms".into(), json!(s.pre_ms));
     m.insert("beyond_scope".into(), json!(s.beyond_scope));
     m.insert("precondition_max_decisions".into(), json!(s.pre_max_decisions));
     m.insert("sequences".into(), json!(s.sequences));

@@ -26,9 +26,15 @@ pub struct Summary {
     pub solver_queries: u64,
     /// Queries answered by the model cache.
     pub cache_hits: u64,
+    /// Of `cache_hits`: answered by a repaired model, and refuted without the solver.
+    pub repaired: u64,
+    pub refuted: u64,
     pub time_ms: u64,
     /// Milliseconds spent inside the underlying solver (Z3), a part of `time_ms`.
     pub solver_ms: u64,
+    /// Milliseconds spent answering the exploration's satisfiability checks, the cache's
+    /// work and the solver's together, a part of `time_ms`.
+    pub check_ms: u64,
     /// Queries (and their milliseconds, a part of `time_ms`) that chose the models of
     /// finished traces among those of their path conditions: not in `solver_queries`.
     pub model_queries: u64,
@@ -44,6 +50,8 @@ pub struct Summary {
     /// With `--precondition`: P-searches run, states dropped as beyond the scope, and the
     /// most decisions the precondition made on an input it accepted.
     pub pre_searches: u64,
+    /// Milliseconds spent in P-searches, a part of `time_ms`.
+    pub pre_ms: u64,
     pub beyond_scope: u64,
     pub pre_max_decisions: u32,
     /// With `--inputs api`: the call-sequence prefixes kept, pruned and dropped.
@@ -62,8 +70,11 @@ pub fn summarize(r: &RunResult, config: &Config, peak_mb: f64) -> Summary {
         cut: r.tally.cut,
         solver_queries: r.stats.solver.queries,
         cache_hits: r.stats.solver.cache_hits,
+        repaired: r.stats.solver.repaired,
+        refuted: r.stats.solver.refuted,
         time_ms: r.stats.time_ms,
         solver_ms: r.stats.solver.solver_us / 1000,
+        check_ms: r.stats.solver.check_us / 1000,
         model_queries: r.stats.solver.model_queries,
         model_ms: r.stats.solver.model_us / 1000,
         peak_mb,
@@ -71,6 +82,7 @@ pub fn summarize(r: &RunResult, config: &Config, peak_mb: f64) -> Summary {
         unknown: r.tally.unknown,
         halted: r.halted.map(|h| h.reason()),
         pre_searches: r.stats.pre_searches,
+        pre_ms: r.stats.pre_us / 1000,
         beyond_scope: r.stats.beyond_scope,
         pre_max_decisions: r.stats.pre_max_decisions,
         sequences: match config.inputs {

@@ -22,6 +22,11 @@ pub struct ModelCache<S> {
     /// a query only evaluates the constraints beyond their common prefix.
     models: Vec<(Assignment, Vec<Term>)>,
     hits: u64,
+    /// Of `hits`: models found by repair, and queries refuted without the solver.
+    repaired: u64,
+    refuted: u64,
+    /// Time spent in `check`, in microseconds.
+    check_us: u64,
     repairer: super::repair::Repairer,
     /// The model pinned by the last `model` call when it came from the cache, with its
     /// path condition (for the solver, should a term need more than the assignment fixes).
@@ -44,6 +49,9 @@ impl<S: Solver> ModelCache<S> {
             inner,
             models: Vec::new(),
             hits: 0,
+            repaired: 0,
+            refuted: 0,
+            check_us: 0,
             repairer: Default::default(),
             pinned: None,
             unsat: Vec::new(),
@@ -68,6 +76,7 @@ impl<S: Solver> ModelCache<S> {
         }
         let (base, known) = self.models.first()?;
         let m = self.repairer.repair(base, known, pc)?;
+        self.repaired += 1;
         self.remember(m.clone(), pc);
         Some(m)
     }
@@ -155,14 +164,9 @@ impl<S: Solver> ModelCache<S> {
             pc[common..].iter().all(|t| matches!(ev.eval(t), Some(Val::Bool(true))))
         })
     }
-}
 
-impl<S: Solver> Solver for ModelCache<S> {
-    /// A cached model, a known unsatisfiable subset, or the solver on the part of `pc` that
-    /// depends on what the newest models leave open: the rest of `pc` shares no symbol with
-    /// that part and a cached model satisfies it, so `pc` is satisfiable exactly when the
-    /// part is, and the part's model over its own symbols completes the cached one.
-    fn check(&mut self, pc: &[Term]) -> SatResult {
+    /// [`Solver::check`] without the timing.
+    fn answer(&mut self, pc: &[Term]) -> SatResult {
         if let Some(m) = self.cached(pc) {
             self.hits += 1;
             return SatResult::Sat(m);
@@ -171,11 +175,13 @@ impl<S: Solver> Solver for ModelCache<S> {
         // (`term/propagate.rs`): most of the unsatisfiable queries of uber's P-searches.
         if self.known_unsat(pc) {
             self.hits += 1;
+            self.refuted += 1;
             return SatResult::Unsat;
         }
         let syms: Vec<Rc<[Rc<str>]>> = pc.iter().map(|t| self.symbols_of(t)).collect();
         if self.propagator.refuted(pc, &syms) {
             self.hits += 1;
+            self.refuted += 1;
             return SatResult::Unsat;
         }
         if let Some((part, symbols, mut m)) = self.dependent_part(pc, &syms) {
@@ -207,6 +213,19 @@ impl<S: Solver> Solver for ModelCache<S> {
             SatResult::Unsat => self.remember_unsat(pc),
             SatResult::Unknown(_) => {}
         }
+        r
+    }
+}
+
+impl<S: Solver> Solver for ModelCache<S> {
+    /// A cached model, a known unsatisfiable subset, or the solver on the part of `pc` that
+    /// depends on what the newest models leave open: the rest of `pc` shares no symbol with
+    /// that part and a cached model satisfies it, so `pc` is satisfiable exactly when the
+    /// part is, and the part's model over its own symbols completes the cached one.
+    fn check(&mut self, pc: &[Term]) -> SatResult {
+        let start = std::time::Instant::now();
+        let r = self.answer(pc);
+        self.check_us += start.elapsed().as_micros() as u64;
         r
     }
 
@@ -249,6 +268,12 @@ impl<S: Solver> Solver for ModelCache<S> {
     fn stats(&self) -> SolverStats {
         let mut s = self.inner.stats();
         s += self.side.as_ref().map(Solver::stats).unwrap_or_default();
-        SolverStats { cache_hits: self.hits, ..s }
+        SolverStats {
+            cache_hits: self.hits,
+            repaired: self.repaired,
+            refuted: self.refuted,
+            check_us: self.check_us,
+            ..s
+        }
     }
 }

@@ -33,6 +33,10 @@ pub struct SolverStats {
     pub queries: u64,
     /// Queries answered by the model cache without calling the solver.
     pub cache_hits: u64,
+    /// Of `cache_hits`: queries answered by a repaired model, and unsatisfiable queries
+    /// refuted by a known unsatisfiable set or unit propagation (the rest: a recent model).
+    pub repaired: u64,
+    pub refuted: u64,
     pub unknown: u64,
     /// Time spent inside the underlying solver, in microseconds.
     pub solver_us: u64,
@@ -41,6 +45,9 @@ pub struct SolverStats {
     /// and `solver_us`, which count what exploring the paths cost.
     pub model_queries: u64,
     pub model_us: u64,
+    /// Time spent answering `check` queries, the cache's work and the solver's together, in
+    /// microseconds.
+    pub check_us: u64,
 }
 
 impl std::ops::AddAssign for SolverStats {
@@ -48,10 +55,13 @@ impl std::ops::AddAssign for SolverStats {
     fn add_assign(&mut self, o: SolverStats) {
         self.queries += o.queries;
         self.cache_hits += o.cache_hits;
+        self.repaired += o.repaired;
+        self.refuted += o.refuted;
         self.unknown += o.unknown;
         self.solver_us += o.solver_us;
         self.model_queries += o.model_queries;
         self.model_us += o.model_us;
+        self.check_us += o.check_us;
     }
 }
 

@@ -72,6 +72,27 @@ fn unit_propagation_refutes_without_the_solver() {
 }
 
 #[test]
+fn the_counts_say_what_answered_each_query() {
+    // A pointer choice `c` in {null, 2}: Z3 answers the first query, a repaired model the
+    // second (`c` set to 2), propagation refutes the third; the time of the checks includes
+    // the solver's.
+    let mut p = TermPool::new();
+    let c = p.var("c", Sort::Bv(16));
+    let (zero, two) = (p.bv(16, 0), p.bv(16, 2));
+    let (is0, is2) = (p.eq(&c, &zero), p.eq(&c, &two));
+    let dom = p.or2(&is0, &is2);
+    let (mut s, asked) = cache();
+    assert!(matches!(s.check(&[dom.clone(), p.not(&is2)]), SatResult::Sat(_)));
+    let SatResult::Sat(m) = s.check(&[dom.clone(), is2.clone()]) else { panic!("satisfiable") };
+    assert_eq!(m.get("c"), Some(&Val::Bv(2)));
+    assert_eq!(s.check(&[dom, is2, is0]), SatResult::Unsat);
+    assert_eq!(asked.borrow().len(), 1);
+    let st = s.stats();
+    assert_eq!((st.queries, st.cache_hits, st.repaired, st.refuted), (1, 2, 1, 1));
+    assert!(st.check_us >= st.solver_us && st.solver_us > 0, "{st:?}");
+}
+
+#[test]
 fn a_model_of_the_part_completes_the_cached_model() {
     let mut p = TermPool::new();
     let (a, b, c) = (p.var("a", Sort::Bv(32)), p.var("b", Sort::Bv(32)), p.var("c", Sort::Bv(32)));
