@@ -320,7 +320,7 @@ def times(args):
         bounds = ["--precondition", "repOK", "--max-objects", REPOK_OBJECTS, *FUSE,
                   "--max-depth", REPOK_DEPTH, "--time-limit", TIME_LIMIT]
     print(f"bounds: {' '.join(bounds)}; {a.runs} run(s) per method and strategy (median)")
-    rows = []  # (method, strategy, time_ms, solver_ms, traces, paths, path set)
+    rows = []  # (method, strategy, time_ms, solver_ms, traces, paths, path set, check_ms, precondition_ms)
     for cls in a.classes.split(","):
         for m in public_methods(cls):
             for s in strategies:
@@ -334,7 +334,8 @@ def times(args):
                     d = json.loads(out.stdout)
                     ts.append(d["time_ms"])
                 paths = frozenset(t["path"] for t in d["trace_list"])
-                rows.append((m, s, int(statistics.median(ts)), d["solver_ms"], d["traces"], d["paths"], paths))
+                rows.append((m, s, int(statistics.median(ts)), d["solver_ms"], d["traces"], d["paths"], paths,
+                             d.get("check_ms", 0), d.get("precondition_ms", 0)))
     by = {(r[0], r[1]): r for r in rows}
     methods = list(dict.fromkeys(r[0] for r in rows))
     head = "| method | " + " | ".join(f"{s} ms | {s} paths" for s in strategies) + " |"
@@ -348,6 +349,11 @@ def times(args):
         print(f"| {m} | " + " | ".join(cells) + " |")
     total = {s: sum(r[2] for r in rows if r[1] == s) for s in strategies}
     print("\ntotal time_ms per strategy: " + ", ".join(f"{s} {total[s]}" for s in strategies))
+    # Where it went (the last run of each): the satisfiability checks (Z3's share in brackets)
+    # and, under a precondition, the searches for valid inputs (which make checks too).
+    part = {s: [sum(r[i] for r in rows if r[1] == s) for i in (7, 3, 8)] for s in strategies}
+    print("of which checks (Z3) / precondition searches, ms: "
+          + ", ".join(f"{s} {c} ({z}) / {p}" for s, (c, z, p) in part.items()))
     print("\nslowest ten (method, strategy):")
     for r in sorted(rows, key=lambda r: -r[2])[:10]:
         print(f"  {r[2]:>7} ms  (solver {r[3]} ms)  {r[0]} {r[1]}")
