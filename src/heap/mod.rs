@@ -353,6 +353,16 @@ pub trait HeapStrategy {
         false
     }
 
+    /// Whether a symbol's name means the same part of the input in every state of a run and
+    /// in every P-search on its input views (uber: `L7.key` is the key of input location 7,
+    /// whose place the path condition's `L7.exists <=> ...` fixes), so that a model of a
+    /// P-search's path condition can judge later constraints over the search's own
+    /// symbols. Strategies whose objects are placed by the heap's shape (lazy: the `o5` of
+    /// a P-search need not be the method's `o5`) say no.
+    fn global_names(&self) -> bool {
+        false
+    }
+
     /// Names of the values of heap choice symbols (`this.next = 2` means `this.next -> L1`),
     /// for printing path conditions. Strategies without choice symbols have none.
     fn choice_names(&self, _heap: &Self::Heap) -> ChoiceNames {

@@ -5,9 +5,12 @@
 //!
 //! A state carries a *witness*: a model of its path condition under which P returns true.
 //! When a step forks (a branch, a switch, a materialization with several feasible
-//! alternatives), a side whose constraints the witness satisfies keeps it; any other side
-//! is settled by a *P-search*: P runs symbolically on the side's input view
-//! ([`HeapStrategy::input_view`]) in a sub-exploration of its own, depth first (the sides a
+//! alternatives), a side whose constraints the witness satisfies keeps it (where symbol
+//! names are global, uber's, the witness also values the symbols the method introduced
+//! since, which P's path did not read: their definitions give them, or the values the
+//! model has satisfy the constraints); any other side is settled by a *P-search*: P runs
+//! symbolically on the side's input view ([`HeapStrategy::input_view`]) in a
+//! sub-exploration of its own, depth first (the sides a
 //! hint model satisfies first), until one of P's paths returns true (the side lives, with
 //! that path's model as its witness) or none can (the side has no valid input and is
 //! dropped). At a trace's end one more P-search on the final input view gives the test's
@@ -34,9 +37,12 @@ use crate::{Error, Result};
 #[derive(Debug)]
 pub struct Witness {
     pub model: Assignment,
-    /// The symbols of the path condition the model was found for: only constraints over
-    /// these are judged by it (the model also gives values to the search's own symbols,
-    /// whose names a later materialization of the state may reuse for other things).
+    /// The symbols the model is known to value as the input they name: only constraints
+    /// over these are judged by it. Those of the state's path condition, and with
+    /// [`HeapStrategy::global_names`] those of the P-search's own path as well (the input
+    /// the precondition read: a later read of the same field names the same symbol); the
+    /// model may also value other symbols, left from earlier models, which a later
+    /// materialization of the state may name differently.
     vars: HashSet<Rc<str>>,
 }
 
@@ -50,6 +56,56 @@ impl Witness {
     fn covers(&self, t: &Term) -> bool {
         t.vars().iter().all(|v| matches!(v.node(), Node::Var(name, _) if self.vars.contains(name)))
             && self.model.eval_bool(t) == Some(true)
+    }
+
+    /// When `t` defines a symbol the model was not made for (`r9 == ite(...)`, `L7.exists
+    /// <=> ...`, `2 == r9`) from symbols it was: that symbol and its value. The precondition's
+    /// path does not read such a symbol, so any value keeps the model a witness.
+    fn definition(&self, t: &Term) -> Option<(Rc<str>, crate::term::Val)> {
+        let Node::Eq(a, b) = t.node() else { return None };
+        [(a, b), (b, a)].into_iter().find_map(|(v, e)| {
+            let Node::Var(name, _) = v.node() else { return None };
+            let known = |x: &Term| matches!(x.node(), Node::Var(n, _) if self.vars.contains(n));
+            if self.vars.contains(name) || !e.vars().iter().all(known) {
+                return None;
+            }
+            Some((name.clone(), self.model.eval(e)?))
+        })
+    }
+
+    /// The witness judging `rest` too: `None` when some entry is neither satisfied by the
+    /// model nor, with `extend`, by valuing new symbols; else the model with the new symbols
+    /// valued (`Some(None)`: none was needed). A new symbol is one outside `vars`, which with
+    /// [`HeapStrategy::global_names`] (the only case for `extend`) hold every symbol the
+    /// precondition's path reads: a definition of one (`r9 == ite(...)`,
+    /// [`Witness::definition`]) gives its value, and an entry that the model's values of
+    /// its new symbols satisfy keeps those values.
+    fn extended(self: &Rc<Self>, rest: &[Term], extend: bool) -> Option<Option<Witness>> {
+        let mut ext: Option<Witness> = None;
+        for t in rest {
+            let cur = ext.as_ref().unwrap_or(self);
+            if cur.covers(t) {
+                continue;
+            }
+            if !extend {
+                return None;
+            }
+            let definition = cur.definition(t);
+            if definition.is_none() && cur.model.eval_bool(t) != Some(true) {
+                return None;
+            }
+            let w = ext.get_or_insert_with(|| Witness { model: self.model.clone(), vars: self.vars.clone() });
+            match definition {
+                Some((name, val)) => {
+                    w.model.values.insert(name.clone(), val);
+                    w.vars.insert(name);
+                }
+                // The values the model gives them (a symbol it lacks reads as 0 or false, and
+                // keeps reading so).
+                None => w.vars.extend(t.var_names()),
+            }
+        }
+        Some(ext)
     }
 }
 
@@ -125,16 +181,21 @@ impl<H: HeapStrategy, S: Solver> Machine<'_, H, S> {
             return Ok(Valid::Yes);
         }
         if let Some(w) = &st.witness
-            && st.pc[st.witness_upto.min(st.pc.len())..].iter().all(|t| w.covers(t))
+            && let Some(ext) = w.extended(&st.pc[st.witness_upto.min(st.pc.len())..], self.strategy.global_names())
         {
+            if let Some(ext) = ext {
+                st.witness = Some(Rc::new(ext));
+            }
             st.witness_upto = st.pc.len();
             return Ok(Valid::Yes);
         }
         let hint = st.witness.clone();
         self.stats.pre_searches += 1;
         Ok(match self.p_search(st, hint.as_deref().map(|w| &w.model), false)? {
-            Search::Found(_, model) => {
-                st.witness = Some(Rc::new(Witness::new(model, &st.pc)));
+            Search::Found(found, model) => {
+                // The P-search's path condition extends the state's.
+                let judged = if self.strategy.global_names() { &found.pc } else { &st.pc };
+                st.witness = Some(Rc::new(Witness::new(model, judged)));
                 st.witness_upto = st.pc.len();
                 Valid::Yes
             }

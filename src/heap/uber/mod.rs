@@ -753,6 +753,10 @@ impl HeapStrategy for Uber {
         concrete::concretize(cx, heap, model, values, roots)
     }
 
+    fn global_names(&self) -> bool {
+        true
+    }
+
     fn input_view(&self, cx: &mut Ctx<'_>, heap: &UberHeap) -> Result<UberHeap> {
         let mut h = heap.input_view(cx)?;
         h.pointwise = true;
