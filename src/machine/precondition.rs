@@ -404,3 +404,42 @@ impl<H: HeapStrategy, S: Solver> Machine<'_, H, S> {
         })
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::term::{BvCmp, Sort, TermPool, Val};
+
+    /// A P-search read `L1.right -> L3` (3) and `L3.key`; the method then reads
+    /// `L1.right.key` through a new reference `r7` and compares it with its `key`.
+    #[test]
+    fn a_witness_values_new_symbols_only_where_the_constraints_let_it() {
+        let mut p = TermPool::default();
+        let (right, k3, key) =
+            (p.var("L1.right", Sort::Bv(16)), p.var("L3.key", Sort::Bv(32)), p.var("key", Sort::Bv(32)));
+        let (r7, two, three) = (p.var("r7", Sort::Bv(16)), p.bv(16, 2), p.bv(16, 3));
+        let p_path = [p.eq(&right, &three)];
+        let mut model = Assignment::default();
+        model.values.insert("L1.right".into(), Val::Bv(3));
+        model.values.insert("L3.key".into(), Val::Bv(5));
+        let w = Rc::new(Witness::new(model, &p_path));
+        // r7 is defined from what P read: valued 3, and `r7 != 2` then holds.
+        let is_two = p.eq(&right, &two);
+        let ite = p.ite(&is_two, &two, &right);
+        let def = p.eq(&r7, &ite);
+        let not_two = p.ne(&r7, &two);
+        let Some(Some(ext)) = w.extended(&[def.clone(), not_two], true) else {
+            panic!("the definition extends the witness")
+        };
+        assert_eq!(ext.model.get("r7"), Some(&Val::Bv(3)));
+        // `r7 == 2` contradicts the definition's value: a search must decide.
+        let two_again = p.eq(&r7, &two);
+        assert!(w.extended(&[def.clone(), two_again], true).is_none());
+        // `key < L3.key`: the method's key is new, and the model's value for it (none: 0) satisfies it.
+        let below = p.cmp(BvCmp::Slt, &key, &k3);
+        assert!(matches!(w.extended(std::slice::from_ref(&below), true), Some(Some(_))));
+        // Without global names nothing new is valued.
+        assert!(w.extended(&[def], false).is_none());
+        assert!(w.extended(&[below], false).is_none());
+    }
+}
