@@ -407,6 +407,7 @@ impl<H: HeapStrategy, S: Solver> Machine<'_, H, S> {
 
 #[cfg(test)]
 mod tests {
+    #![allow(clippy::panic)]
     use super::*;
     use crate::term::{BvCmp, Sort, TermPool, Val};
 
