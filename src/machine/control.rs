@@ -586,8 +586,14 @@ impl<H: HeapStrategy, S: Solver> Machine<'_, H, S> {
             .filter(|(_, v)| *v == Feasible::No)
             .map(|(i, _)| i)
             .collect();
-        if self.oracle().is_some() && guards.len() > dead.len() + 1 {
+        if self.oracle().is_some() {
+            // One location always stays: a state without any valid input is the oracle's
+            // to drop at its next fork or end, not a read's.
+            let mut alive = guards.len() - dead.len();
             for (i, g) in guards.iter().enumerate() {
+                if alive <= 1 {
+                    break;
+                }
                 if dead.contains(&i) {
                     continue;
                 }
@@ -596,6 +602,7 @@ impl<H: HeapStrategy, S: Solver> Machine<'_, H, S> {
                 // The state's witness settles the location it takes without a search.
                 if self.valid_side(&mut side) == Valid::No {
                     dead.push(i);
+                    alive -= 1;
                     let not = self.terms.not(g);
                     st.assume(std::slice::from_ref(&not));
                 }
