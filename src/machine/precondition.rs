@@ -80,7 +80,7 @@ impl Witness {
     /// precondition's path reads: a definition of one (`r9 == ite(...)`,
     /// [`Witness::definition`]) gives its value, and an entry that the model's values of
     /// its new symbols satisfy keeps those values.
-    fn extended(self: &Rc<Self>, rest: &[Term], extend: bool) -> Option<Option<Witness>> {
+    fn extended(&self, rest: &[Term], extend: bool) -> Option<Option<Witness>> {
         let mut ext: Option<Witness> = None;
         for t in rest {
             let cur = ext.as_ref().unwrap_or(self);
