@@ -171,9 +171,11 @@ pub const fn precondition_fuse_for(max_objects: u32) -> u32 {
     FUSE_PER_OBJECT.saturating_mul(max_objects.saturating_add(1))
 }
 
-/// Default of `--precondition-steps`: a search takes a few microseconds per step, so some
-/// seconds; uber's RedBlackTree#insert with repOK needs at most 0.73 million at scope 6.
-pub const DEFAULT_PRECONDITION_STEPS: u64 = 2_000_000;
+/// Default of `--precondition-steps`: a search takes a few microseconds per step, so at
+/// most a minute or so, well inside the default time limit. uber's RedBlackTree#insert with
+/// repOK needs at most 0.73 million at scope 6 and 9.9 million at scope 7 (run `--json`:
+/// `precondition_max_steps`).
+pub const DEFAULT_PRECONDITION_STEPS: u64 = 20_000_000;
 
 /// Default of `--max-array-length`.
 pub const DEFAULT_MAX_ARRAY_LENGTH: u32 = 16;

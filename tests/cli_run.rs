@@ -136,8 +136,11 @@ fn a_search_out_of_precondition_steps_cuts_its_side_by_that_bound() {
         json(&args)
     };
     let v = run(&[]);
-    assert_eq!(v["bounds"]["precondition_steps"], 2_000_000);
+    assert_eq!(v["bounds"]["precondition_steps"], 20_000_000);
     assert_eq!(v["cut"], 0, "{v}");
+    // The longest search is reported, and within the bound.
+    let most = v["precondition_max_steps"].as_u64().unwrap();
+    assert!(most > 30 && most < 20_000_000, "{v}");
     let v = run(&["--precondition-steps", "30"]);
     assert_eq!(v["bounds"]["precondition_steps"], 30);
     let cuts: Vec<&str> = v["trace_list"].as_array().unwrap().iter().filter_map(|t| t["cut"].as_str()).collect();

@@ -172,6 +172,9 @@ pub struct Stats {
     /// The most decisions the precondition made on an input it accepted (compare with
     /// `--precondition-fuse`).
     pub pre_max_decisions: u32,
+    /// The most steps a P-search took that settled its question (compare with
+    /// `--precondition-steps`).
+    pub pre_max_steps: u64,
     pub time_ms: u64,
     /// Instructions executed over all states.
     pub steps: u64,
@@ -282,6 +285,7 @@ impl RunResult {
         s.pre_us += o.pre_us;
         s.beyond_scope += o.beyond_scope;
         s.pre_max_decisions = s.pre_max_decisions.max(o.pre_max_decisions);
+        s.pre_max_steps = s.pre_max_steps.max(o.pre_max_steps);
         s.time_ms += o.time_ms;
         s.steps += o.steps;
         self.halted = self.halted.or(other.halted);

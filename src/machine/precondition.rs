@@ -242,6 +242,9 @@ impl<H: HeapStrategy, S: Solver> Machine<'_, H, S> {
             let outer = std::mem::replace(&mut self.in_p_search, true);
             let r = self.p_search_within(&mut search, (limit < fuse).then_some(limit), pin);
             self.in_p_search = outer;
+            if !matches!(r, Ok(Search::Fused)) {
+                self.stats.pre_max_steps = self.stats.pre_max_steps.max(search.steps);
+            }
             match r? {
                 Search::None if !search.parked.is_empty() => {
                     limit = limit.saturating_mul(4).min(fuse);

@@ -60,6 +60,7 @@ fn counts(s: &Summary) -> Map<String, Value> {
     m.insert("precondition_ms".into(), json!(s.pre_ms));
     m.insert("beyond_scope".into(), json!(s.beyond_scope));
     m.insert("precondition_max_decisions".into(), json!(s.pre_max_decisions));
+    m.insert("precondition_max_steps".into(), json!(s.pre_max_steps));
     m.insert("sequences".into(), json!(s.sequences));
     m
 }

@@ -54,6 +54,9 @@ pub struct Summary {
     pub pre_ms: u64,
     pub beyond_scope: u64,
     pub pre_max_decisions: u32,
+    /// The most steps one P-search took to settle (`--precondition-steps` cuts a search
+    /// that needs more).
+    pub pre_max_steps: u64,
     /// With `--inputs api`: the call-sequence prefixes kept, pruned and dropped.
     pub sequences: Option<crate::machine::SequenceStats>,
 }
@@ -85,6 +88,7 @@ pub fn summarize(r: &RunResult, config: &Config, peak_mb: f64) -> Summary {
         pre_ms: r.stats.pre_us / 1000,
         beyond_scope: r.stats.beyond_scope,
         pre_max_decisions: r.stats.pre_max_decisions,
+        pre_max_steps: r.stats.pre_max_steps,
         sequences: match config.inputs {
             crate::config::Inputs::Api { .. } => Some(r.stats.sequence.clone()),
             crate::config::Inputs::Heap | crate::config::Inputs::Auto { .. } => None,

@@ -89,13 +89,15 @@ pub fn tail(s: &Summary, cuts: &BTreeMap<String, Vec<usize>>) -> String {
         let _ = writeln!(
             out,
             "precondition: {} states without a valid input dropped, {} beyond the scope (max-objects {}); {} searches, \
-             at most {} decisions on an accepted input (fuse {})",
+             at most {} decisions on an accepted input (fuse {}), at most {} steps in a search (precondition-steps {})",
             s.rejected,
             s.beyond_scope,
             s.bounds.max_objects,
             s.pre_searches,
             s.pre_max_decisions,
-            s.bounds.precondition_fuse
+            s.bounds.precondition_fuse,
+            s.pre_max_steps,
+            s.bounds.precondition_steps
         );
     }
     if let Some(q) = &s.sequences {
