@@ -79,13 +79,14 @@ pub fn refuted_by_propagation(pc: &[Term]) -> bool {
 
 /// Refutes a conjunction from facts already found (see [`refuted_by_propagation`]); `facts`
 /// ends as what propagation found when it refutes nothing. `syms` holds the symbols of each
-/// constraint; `start` says which constraints the facts may not have seen yet.
-fn refuted_from(facts: &mut Facts, pc: &[Term], syms: &[Rc<[Rc<str>]>], start: Dirty) -> bool {
+/// constraint; `start` says which constraints the facts may not have seen yet; without `splits`
+/// no case is split on.
+fn refuted_from(facts: &mut Facts, pc: &[Term], syms: &[Rc<[Rc<str>]>], start: Dirty, splits: bool) -> bool {
     let bounds = small_domains(pc);
     if facts.refuted(pc, syms, &bounds, start) {
         return true;
     }
-    split_refuted(facts, pc, syms, &bounds, SPLIT_DEPTH)
+    splits && split_refuted(facts, pc, syms, &bounds, SPLIT_DEPTH)
 }
 
 /// Whether, for one of the first [`SPLITS`] symbols with two to [`SPLIT_VALUES`] values
@@ -151,6 +152,12 @@ impl Propagator {
     /// Whether propagation refutes the conjunction of `pc`; `syms` holds the symbols of each
     /// of its constraints (the model cache keeps them by term).
     pub fn refuted(&mut self, pc: &[Term], syms: &[Rc<[Rc<str>]>]) -> bool {
+        self.refuted_splitting(pc, syms, true)
+    }
+
+    /// [`Propagator::refuted`] without the case splits when not `splits`: the facts found
+    /// are kept all the same, so a later call with splits on `pc` starts from them.
+    pub fn refuted_splitting(&mut self, pc: &[Term], syms: &[Rc<[Rc<str>]>], splits: bool) -> bool {
         let (mut facts, mut from) = self
             .recent
             .iter()
@@ -169,7 +176,7 @@ impl Propagator {
             self.keep(part, facts.clone());
             from = shared;
         }
-        if refuted_from(&mut facts, pc, syms, Dirty::after(from)) {
+        if refuted_from(&mut facts, pc, syms, Dirty::after(from), splits) {
             return true;
         }
         self.keep(pc, facts);
