@@ -123,6 +123,11 @@ impl<S: Solver> ModelCache<S> {
         self.symbols.entry(t.id()).or_insert_with(|| t.var_names().into()).clone()
     }
 
+    /// The symbols of each constraint of `pc`.
+    fn symbols_each(&mut self, pc: &[Term]) -> Vec<Rc<[Rc<str>]>> {
+        pc.iter().map(|t| self.symbols_of(t)).collect()
+    }
+
     /// Constraint independence (KLEE): with a cached model that satisfies `pc[..c]`, the
     /// constraints of `pc` that share symbols, directly or through others, with those of
     /// `pc[c..]` the model does not satisfy (in `pc`'s order), their symbols, and the model.
@@ -194,16 +199,20 @@ impl<S: Solver> ModelCache<S> {
             self.hits += 1;
             return SatResult::Sat(m);
         }
-        let syms: Vec<Rc<[Rc<str>]>> = pc.iter().map(|t| self.symbols_of(t)).collect();
         // Where propagation has lately refuted more than a third of the queries past the
         // recent models (uber's and POSE's P-searches, not lazy's), it goes first, without its
         // case splits: a repair that fails costs about three times as much (uber with repOK
         // at scope 5: 11,220 failed repairs in 0.70 s, 9,377 of them then refuted).
-        if self.refuted_share * 3 > SHARE_ONE && self.propagator.refuted_splitting(pc, &syms, false) {
-            self.note(true);
-            self.hits += 1;
-            self.refuted += 1;
-            return SatResult::Unsat;
+        let mut syms = None;
+        if self.refuted_share * 3 > SHARE_ONE {
+            let s = self.symbols_each(pc);
+            if self.propagator.refuted_splitting(pc, &s, false) {
+                self.note(true);
+                self.hits += 1;
+                self.refuted += 1;
+                return SatResult::Unsat;
+            }
+            syms = Some(s);
         }
         if let Some(m) = self.repaired(pc) {
             self.note(false);
@@ -217,6 +226,10 @@ impl<S: Solver> ModelCache<S> {
             self.refuted += 1;
             return SatResult::Unsat;
         }
+        let syms = match syms {
+            Some(s) => s,
+            None => self.symbols_each(pc),
+        };
         let refuted = self.propagator.refuted(pc, &syms);
         self.note(refuted);
         if refuted {
