@@ -426,7 +426,7 @@ mod tests {
         let mut model = Assignment::default();
         model.values.insert("L1.right".into(), Val::Bv(3));
         model.values.insert("L3.key".into(), Val::Bv(5));
-        let w = Rc::new(Witness::new(model, &p_path));
+        let w = Witness::new(model, &p_path);
         // r7 is defined from what P read: valued 3, and `r7 != 2` then holds.
         let is_two = p.eq(&right, &two);
         let ite = p.ite(&is_two, &two, &right);
