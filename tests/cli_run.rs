@@ -162,3 +162,22 @@ fn gen_shares_its_time_limit_among_the_methods() {
     let shares = text.lines().filter(|l| l.trim() == "stopped early: time-limit (1s)").count();
     assert!(shares >= 1 && !text.contains("time-limit (3s)"), "{text}");
 }
+
+/// A pipeline's reader that is slow to read (a pipe holds 64 KiB; the listing is 1.2 MB)
+/// blocks the run's writes; `time_ms` is the run's time, not the reader's.
+#[test]
+fn time_ms_leaves_out_a_slow_reader_of_stdout() {
+    use std::io::Read;
+    let args = ["run", "--cp", "testdata/sir.jar", "sir.BinomialHeap#extractMin", "--json", "--max-depth", "10"];
+    let mut child = Command::new(BIN).args(args).stdout(std::process::Stdio::piped()).spawn().unwrap();
+    let delay = std::time::Duration::from_secs(3);
+    std::thread::sleep(delay);
+    let mut out = Vec::new();
+    child.stdout.take().unwrap().read_to_end(&mut out).unwrap();
+    assert!(child.wait().unwrap().success());
+    let v: serde_json::Value = serde_json::from_slice(&out).unwrap();
+    assert!(out.len() > 1 << 20, "the listing outgrows the pipe: {} bytes", out.len());
+    assert_eq!(v["traces"], 487);
+    // The run alone takes a twentieth of the delay here.
+    assert!(v["time_ms"].as_u64().unwrap() < delay.as_millis() as u64 / 2, "{}", v["time_ms"]);
+}

@@ -29,6 +29,8 @@ pub struct Summary {
     /// Of `cache_hits`: answered by a repaired model, and refuted without the solver.
     pub repaired: u64,
     pub refuted: u64,
+    /// Milliseconds the run took, from its start to its last trace (`run` leaves out the time
+    /// its writes to stdout took: a reader slow to read a pipe is not the run's time).
     pub time_ms: u64,
     /// Milliseconds spent inside the underlying solver (Z3), a part of `time_ms`.
     pub solver_ms: u64,
