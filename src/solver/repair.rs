@@ -219,6 +219,16 @@ impl Repairer {
                 if !visited.insert(x.id()) {
                     continue;
                 }
+                // An ordering of arithmetic over `name` (`size + 1 <= size`, an overflow
+                // check) may need the extremes of its width: the largest and the smallest
+                // signed values, and the largest unsigned one.
+                if let Node::Cmp(_, a, b) = x.node()
+                    && [a, b].iter().any(|t| !may_be(t, name) && t.var_names().iter().any(|m| &**m == name))
+                    && (1..=64).contains(&a.width())
+                {
+                    let mask = if a.width() >= 64 { u64::MAX } else { (1u64 << a.width()) - 1 };
+                    near.extend([mask >> 1, (mask >> 1) + 1, mask]);
+                }
                 if let Node::Eq(a, b) | Node::Cmp(_, a, b) = x.node() {
                     for (v, k) in [(a, b), (b, a)] {
                         // `name` itself, or a value an if-then-else may take (a value set).
@@ -651,5 +661,20 @@ mod tests {
         let not1 = p.not(&is1);
         let base = Assignment::default();
         assert!(Repairer::default().repair(&base, &[], &[is1, not1]).is_none());
+    }
+
+    /// `size + 1 <= size` (the overflow side of `size > before` after `size = size + 1`)
+    /// holds only at the largest int: an extreme of the width is a candidate.
+    #[test]
+    fn an_overflow_check_takes_an_extreme_of_the_width() {
+        let mut p = TermPool::new();
+        let size = p.var("this.size", Sort::Bv(32));
+        let one = p.bv(32, 1);
+        let next = p.bin(BvOp::Add, &size, &one);
+        let wraps = p.cmp(BvCmp::Sle, &next, &size);
+        let mut base = Assignment::default();
+        base.values.insert(Rc::from("this.size"), Val::Bv(0));
+        let m = Repairer::default().repair(&base, &[], std::slice::from_ref(&wraps)).unwrap();
+        assert_eq!(m.get("this.size"), Some(&Val::Bv(0x7fff_ffff)));
     }
 }

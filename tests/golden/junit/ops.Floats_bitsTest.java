@@ -12,13 +12,13 @@ import uberlazy.runtime.Heap;
  */
 public class Floats_bitsTest {
     /**
-     * Input: f = 16.0f, d = 16.0.
+     * Input: f = 16.0f, d = 12.0.
      * Path: line 59 false; line 60 false; line 61 false; line 62 false.
      * Outcome: returns 4.
      */
     @Test
     public void trace0_returns() throws Throwable {
-        int result = ops.Floats.bits(16.0f, 16.0);
+        int result = ops.Floats.bits(16.0f, 12.0);
         assertEquals(4, result);
     }
 
@@ -34,24 +34,24 @@ public class Floats_bitsTest {
     }
 
     /**
-     * Input: f = 16.0f, d = -12.0.
+     * Input: f = 2.0f, d = -3.0.
      * Path: line 59 false; line 60 false; line 61 true.
      * Outcome: returns 2.
      */
     @Test
     public void trace2_returns() throws Throwable {
-        int result = ops.Floats.bits(16.0f, -12.0);
+        int result = ops.Floats.bits(2.0f, -3.0);
         assertEquals(2, result);
     }
 
     /**
-     * Input: f = 0.0f, d = 16.0.
+     * Input: f = 0.0f, d = 12.0.
      * Path: line 59 false; line 60 true twice.
      * Outcome: returns 1.
      */
     @Test
     public void trace3_returns() throws Throwable {
-        int result = ops.Floats.bits(0.0f, 16.0);
+        int result = ops.Floats.bits(0.0f, 12.0);
         assertEquals(1, result);
     }
 

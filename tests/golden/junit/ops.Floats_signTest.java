@@ -34,13 +34,13 @@ public class Floats_signTest {
     }
 
     /**
-     * Input: x = -8.0.
+     * Input: x = -2.0.
      * Path: line 25 false; line 26 true.
      * Outcome: returns -1.
      */
     @Test
     public void trace2_returns() throws Throwable {
-        int result = ops.Floats.sign(-8.0);
+        int result = ops.Floats.sign(-2.0);
         assertEquals(-1, result);
     }
 
