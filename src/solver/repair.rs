@@ -20,7 +20,7 @@ use std::collections::{BTreeSet, HashMap, HashSet};
 use std::hash::BuildHasherDefault;
 use std::rc::Rc;
 
-use crate::term::{Assignment, Evaluator, IdBuild, IdHasher, Node, Sort, Term, Val};
+use crate::term::{Assignment, BvOp, Evaluator, IdBuild, IdHasher, Node, Sort, Term, Val};
 
 /// How many recent symbols are tried, newest first.
 const RECENT: usize = 6;
@@ -106,6 +106,23 @@ fn may_be(t: &Term, name: &str) -> bool {
         }
     }
     false
+}
+
+/// `c` when `t` is `name + c` or `name - c'` (`c = -c'`) for a constant.
+fn offset(t: &Term, name: &str) -> Option<u64> {
+    let is_name = |x: &Term| matches!(x.node(), Node::Var(n, _) if &**n == name);
+    match t.node() {
+        Node::Bin(BvOp::Add, a, b) => match (a.node(), b.node()) {
+            (_, Node::Bv(_, c)) if is_name(a) => Some(*c),
+            (Node::Bv(_, c), _) if is_name(b) => Some(*c),
+            _ => None,
+        },
+        Node::Bin(BvOp::Sub, a, b) => match b.node() {
+            Node::Bv(_, c) if is_name(a) => Some(c.wrapping_neg()),
+            _ => None,
+        },
+        _ => None,
+    }
 }
 
 /// `base` with the values of `overlay` in place of its own.
@@ -231,6 +248,16 @@ impl Repairer {
                 }
                 if let Node::Eq(a, b) | Node::Cmp(_, a, b) = x.node() {
                     for (v, k) in [(a, b), (b, a)] {
+                        // `name` plus a constant (`L2.level == L1.level - 1`): the value that
+                        // makes the sides equal, one above and one below it.
+                        if let Some(c) = offset(v, name)
+                            && !k.var_names().iter().any(|m| &**m == name)
+                            && let Some(Val::Bv(e)) = ev.eval(k)
+                        {
+                            let mask = if k.width() >= 64 { u64::MAX } else { (1u64 << k.width()) - 1 };
+                            let at = e.wrapping_sub(c) & mask;
+                            near.extend([at, at.wrapping_add(1) & mask, at.wrapping_sub(1) & mask]);
+                        }
                         // `name` itself, or a value an if-then-else may take (a value set).
                         if !may_be(v, name) {
                             continue;
@@ -676,5 +703,23 @@ mod tests {
         base.values.insert(Rc::from("this.size"), Val::Bv(0));
         let m = Repairer::default().repair(&base, &[], std::slice::from_ref(&wraps)).unwrap();
         assert_eq!(m.get("this.size"), Some(&Val::Bv(0x7fff_ffff)));
+    }
+
+    /// `L2.level == L1.level - 1` with `L2.level == 0` (an AA tree's levels): the value that
+    /// makes the sides equal is a candidate of `L1.level`.
+    #[test]
+    fn a_symbol_plus_a_constant_takes_the_value_that_meets_the_other_side() {
+        let mut p = TermPool::new();
+        let (l1, l2) = (p.var("L1.level", Sort::Bv(32)), p.var("L2.level", Sort::Bv(32)));
+        let (zero, one) = (p.bv(32, 0), p.bv(32, 1));
+        let below = p.bin(BvOp::Sub, &l1, &one);
+        let leaf = p.eq(&l2, &zero);
+        let step = p.eq(&l2, &below);
+        let mut base = Assignment::default();
+        for (n, v) in [("L1.level", 5), ("L2.level", 0)] {
+            base.values.insert(Rc::from(n), Val::Bv(v));
+        }
+        let m = Repairer::default().repair(&base, std::slice::from_ref(&leaf), &[leaf.clone(), step]).unwrap();
+        assert_eq!((m.get("L1.level"), m.get("L2.level")), (Some(&Val::Bv(1)), Some(&Val::Bv(0))));
     }
 }
