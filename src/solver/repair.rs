@@ -6,7 +6,9 @@
 //! A recent model usually satisfies all but those; setting one recent symbol to one of the
 //! constants it is compared with (a heap choice), or to the value of another term it is
 //! compared with, or one off it (`L7.key == key`, `key < L7.key`, also where `L7.key` is
-//! one value of an if-then-else value set), and recomputing the symbols *defined* by the path
+//! one value of an if-then-else value set; `L1.level` in `L2.level == L1.level - 1` the value
+//! that meets the other side; in an ordering of arithmetic over it, as the overflow check
+//! `size + 1 <= size`, an extreme of its width), and recomputing the symbols *defined* by the path
 //! condition (`r9 == ite(...)`, `L8.exists <=> ...`, first occurrence of the symbol), often
 //! satisfies them all. A choice that needs another takes a short walk of such changes (a new
 //! location once the scope is full needs another field to leave an object out). A change
@@ -224,7 +226,9 @@ impl Repairer {
     /// The constants `name` is compared with (`name == k`) in the entries from `from` on,
     /// and the values under `base` of the other terms it is compared with (`name == e`,
     /// `name < e`, ...): each value, one above and one below it, so that `key == L3.key`,
-    /// `key != L3.key` and `key < L3.key` each get a candidate.
+    /// `key != L3.key` and `key < L3.key` each get a candidate. Where `name` plus a constant
+    /// is compared with a term, the value that makes them equal (and one above and below);
+    /// where an ordering compares other arithmetic over `name`, the extremes of its width.
     fn constants(&self, name: &str, from: usize, ev: &mut Evaluator) -> (BTreeSet<u64>, Vec<u64>) {
         let mut out = BTreeSet::new();
         let mut near = Vec::new();
