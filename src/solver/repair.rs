@@ -22,7 +22,7 @@ use std::collections::{BTreeSet, HashMap, HashSet};
 use std::hash::BuildHasherDefault;
 use std::rc::Rc;
 
-use crate::term::{Assignment, BvOp, Evaluator, IdBuild, IdHasher, Node, Sort, Term, Val};
+use crate::term::{Assignment, BvOp, Evaluator, IdBuild, IdHasher, Node, Sort, Term, Val, mask};
 
 /// How many recent symbols are tried, newest first.
 const RECENT: usize = 6;
@@ -125,6 +125,11 @@ fn offset(t: &Term, name: &str) -> Option<u64> {
         },
         _ => None,
     }
+}
+
+/// `v` and the values one above and one below it, in `w` bits.
+fn around(v: u64, w: u32) -> [u64; 3] {
+    [mask(v, w), mask(v.wrapping_add(1), w), mask(v.wrapping_sub(1), w)]
 }
 
 /// `base` with the values of `overlay` in place of its own.
@@ -245,10 +250,10 @@ impl Repairer {
                 // signed values, and the largest unsigned one.
                 if let Node::Cmp(_, a, b) = x.node()
                     && [a, b].iter().any(|t| !may_be(t, name) && t.var_names().iter().any(|m| &**m == name))
-                    && (1..=64).contains(&a.width())
+                    && a.width() > 0
                 {
-                    let mask = if a.width() >= 64 { u64::MAX } else { (1u64 << a.width()) - 1 };
-                    near.extend([mask >> 1, (mask >> 1) + 1, mask]);
+                    let top = mask(u64::MAX, a.width());
+                    near.extend([top >> 1, (top >> 1) + 1, top]);
                 }
                 if let Node::Eq(a, b) | Node::Cmp(_, a, b) = x.node() {
                     for (v, k) in [(a, b), (b, a)] {
@@ -258,9 +263,7 @@ impl Repairer {
                             && !k.var_names().iter().any(|m| &**m == name)
                             && let Some(Val::Bv(e)) = ev.eval(k)
                         {
-                            let mask = if k.width() >= 64 { u64::MAX } else { (1u64 << k.width()) - 1 };
-                            let at = e.wrapping_sub(c) & mask;
-                            near.extend([at, at.wrapping_add(1) & mask, at.wrapping_sub(1) & mask]);
+                            near.extend(around(e.wrapping_sub(c), k.width()));
                         }
                         // `name` itself, or a value an if-then-else may take (a value set).
                         if !may_be(v, name) {
@@ -272,8 +275,7 @@ impl Repairer {
                             }
                             _ if k.width() > 0 && !k.var_names().iter().any(|m| &**m == name) => {
                                 if let Some(Val::Bv(e)) = ev.eval(k) {
-                                    let mask = if k.width() >= 64 { u64::MAX } else { (1u64 << k.width()) - 1 };
-                                    near.extend([e, e.wrapping_add(1) & mask, e.wrapping_sub(1) & mask]);
+                                    near.extend(around(e, k.width()));
                                 }
                             }
                             _ => {}
