@@ -185,6 +185,13 @@ impl<S: Solver> ModelCache<S> {
         })
     }
 
+    /// `Unsat` for a query the cache refuted without the solver, counted.
+    fn refute(&mut self) -> SatResult {
+        self.hits += 1;
+        self.refuted += 1;
+        SatResult::Unsat
+    }
+
     /// Moves [`ModelCache::refuted_share`] by a query past the recent models.
     fn note(&mut self, refuted: bool) {
         self.refuted_share -= self.refuted_share >> 5;
@@ -208,9 +215,7 @@ impl<S: Solver> ModelCache<S> {
             let s = self.symbols_each(pc);
             if self.propagator.refuted_splitting(pc, &s, false) {
                 self.note(true);
-                self.hits += 1;
-                self.refuted += 1;
-                return SatResult::Unsat;
+                return self.refute();
             }
             syms = Some(s);
         }
@@ -222,9 +227,7 @@ impl<S: Solver> ModelCache<S> {
         // Unit propagation refutes what value sets and field choices decide between them
         // (`term/propagate.rs`): most of the unsatisfiable queries of uber's P-searches.
         if self.known_unsat(pc) {
-            self.hits += 1;
-            self.refuted += 1;
-            return SatResult::Unsat;
+            return self.refute();
         }
         let syms = match syms {
             Some(s) => s,
@@ -233,9 +236,7 @@ impl<S: Solver> ModelCache<S> {
         let refuted = self.propagator.refuted(pc, &syms);
         self.note(refuted);
         if refuted {
-            self.hits += 1;
-            self.refuted += 1;
-            return SatResult::Unsat;
+            return self.refute();
         }
         if let Some((part, symbols, mut m)) = self.dependent_part(pc, &syms) {
             let r = match self.side.as_mut() {
