@@ -297,10 +297,22 @@ impl<S: Solver> Solver for ModelCache<S> {
         r
     }
 
-    /// Always the underlying solver: a cached model is any model, not a preferred one.
+    /// The underlying solver: a cached model is any model, not a preferred one. When the
+    /// solver gives up (`ops.Floats#mix`: Z3's floating-point query runs out of time), a
+    /// cached or repaired model of `pc` is better than none.
     fn model_preferring(&mut self, pc: &[Term], prefer: &[Term]) -> SatResult {
         self.pinned = None;
-        self.inner.model_preferring(pc, prefer)
+        match self.inner.model_preferring(pc, prefer) {
+            SatResult::Unknown(why) => match self.cached(pc) {
+                Some(m) => {
+                    self.hits += 1;
+                    self.pinned = Some((m.clone(), pc.to_vec()));
+                    SatResult::Sat(m)
+                }
+                None => SatResult::Unknown(why),
+            },
+            r => r,
+        }
     }
 
     fn eval(&mut self, terms: &[Term]) -> Option<Vec<Val>> {

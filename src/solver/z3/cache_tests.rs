@@ -131,3 +131,43 @@ fn a_new_definition_does_not_pull_the_heap_into_an_independent_query() {
     assert_eq!(m.get("s"), Some(&Val::Bv(0x1234 ^ 0x5a5a)));
     assert_eq!(m.get("r"), m.get("a"));
 }
+
+/// Z3, giving up on every preferred model (as on a floating-point query that runs out of time).
+struct GivesUp(Z3Solver);
+
+impl Solver for GivesUp {
+    fn check(&mut self, pc: &[Term]) -> SatResult {
+        self.0.check(pc)
+    }
+    fn model(&mut self, pc: &[Term]) -> SatResult {
+        self.0.model(pc)
+    }
+    fn model_preferring(&mut self, _: &[Term], _: &[Term]) -> SatResult {
+        SatResult::Unknown("timeout".into())
+    }
+    fn eval(&mut self, terms: &[Term]) -> Option<Vec<Val>> {
+        self.0.eval(terms)
+    }
+    fn stats(&self) -> SolverStats {
+        self.0.stats()
+    }
+}
+
+#[test]
+fn a_cached_model_stands_in_for_a_preferred_one_the_solver_gave_up_on() {
+    let mut p = TermPool::new();
+    let (a, b) = (p.var("a", Sort::Bv(32)), p.var("b", Sort::Bv(32)));
+    let (one, five) = (p.int(1), p.int(5));
+    let pc = [p.slt(&one, &a), p.slt(&a, &b), p.slt(&five, &b)];
+    let prefer = [p.eq(&a, &five)];
+    let mut s = ModelCache::new(GivesUp(Z3Solver::new(1000, true)));
+    assert!(matches!(s.check(&pc), SatResult::Sat(_)));
+    let SatResult::Sat(m) = s.model_preferring(&pc, &prefer) else { panic!("a cached model") };
+    let mut ev = crate::term::Evaluator::new(&m);
+    assert!(pc.iter().all(|t| ev.eval(t) == Some(Val::Bool(true))));
+    // A path condition no cached model meets nor a repair reaches stays unknown.
+    let (mask, k) = (p.int(0x5a5a), p.int(0x1234));
+    let x = p.bin(crate::term::BvOp::Xor, &a, &mask);
+    let hard = [pc.as_slice(), &[p.eq(&x, &k)]].concat();
+    assert!(matches!(s.model_preferring(&hard, &prefer), SatResult::Unknown(_)));
+}
