@@ -12,7 +12,7 @@ import uberlazy.runtime.Heap;
  */
 public class Floats_addTest {
     /**
-     * Input: this = o0 (Floats), x = 11.0.
+     * Input: this = o0 (Floats), x = 14.0.
      * Path: line 49 false.
      * Outcome: returns normally.
      */
@@ -20,21 +20,21 @@ public class Floats_addTest {
     public void trace0_returns() throws Throwable {
         ops.Floats o0 = Heap.alloc(ops.Floats.class);
         Heap.set(o0, "ops.Floats.total", 1.0);
-        o0.add(11.0);
+        o0.add(14.0);
         assertEquals(0.0f, Heap.get(o0, "ops.Floats.scale"));
-        assertEquals(12.0, Heap.get(o0, "ops.Floats.total"));
+        assertEquals(15.0, Heap.get(o0, "ops.Floats.total"));
     }
 
     /**
-     * Input: this = o0 (Floats), x = 13.0.
+     * Input: this = o0 (Floats), x = 8.0.
      * Path: line 49 true.
      * Outcome: returns normally.
      */
     @Test
     public void trace1_returns() throws Throwable {
         ops.Floats o0 = Heap.alloc(ops.Floats.class);
-        Heap.set(o0, "ops.Floats.total", 1.8014398509481984e16);
-        o0.add(13.0);
+        Heap.set(o0, "ops.Floats.total", 2056.0000000000364);
+        o0.add(8.0);
         assertEquals(0.0f, Heap.get(o0, "ops.Floats.scale"));
         assertEquals(100.0, Heap.get(o0, "ops.Floats.total"));
     }

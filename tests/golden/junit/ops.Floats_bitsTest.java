@@ -12,57 +12,57 @@ import uberlazy.runtime.Heap;
  */
 public class Floats_bitsTest {
     /**
-     * Input: f = 16.0f, d = 12.0.
+     * Input: f = 6.0f, d = 16.0.
      * Path: line 59 false; line 60 false; line 61 false; line 62 false.
      * Outcome: returns 4.
      */
     @Test
     public void trace0_returns() throws Throwable {
-        int result = ops.Floats.bits(16.0f, 12.0);
+        int result = ops.Floats.bits(6.0f, 16.0);
         assertEquals(4, result);
     }
 
     /**
-     * Input: f = 16.0f, d = 0.0.
+     * Input: f = 6.0f, d = 0.0.
      * Path: line 59 false; line 60 false; line 61 false; line 62 true.
      * Outcome: returns 3.
      */
     @Test
     public void trace1_returns() throws Throwable {
-        int result = ops.Floats.bits(16.0f, 0.0);
+        int result = ops.Floats.bits(6.0f, 0.0);
         assertEquals(3, result);
     }
 
     /**
-     * Input: f = 2.0f, d = -3.0.
+     * Input: f = 6.0f, d = -9.0.
      * Path: line 59 false; line 60 false; line 61 true.
      * Outcome: returns 2.
      */
     @Test
     public void trace2_returns() throws Throwable {
-        int result = ops.Floats.bits(2.0f, -3.0);
+        int result = ops.Floats.bits(6.0f, -9.0);
         assertEquals(2, result);
     }
 
     /**
-     * Input: f = 0.0f, d = 12.0.
+     * Input: f = 0.0f, d = 1.0.
      * Path: line 59 false; line 60 true twice.
      * Outcome: returns 1.
      */
     @Test
     public void trace3_returns() throws Throwable {
-        int result = ops.Floats.bits(0.0f, 12.0);
+        int result = ops.Floats.bits(0.0f, 1.0);
         assertEquals(1, result);
     }
 
     /**
-     * Input: f = Float.NaN, d = 1.0.
+     * Input: f = Float.NaN, d = 16.0.
      * Path: line 59 true.
      * Outcome: returns 0.
      */
     @Test
     public void trace4_returns() throws Throwable {
-        int result = ops.Floats.bits(Float.NaN, 1.0);
+        int result = ops.Floats.bits(Float.NaN, 16.0);
         assertEquals(0, result);
     }
 }

@@ -12,35 +12,35 @@ import uberlazy.runtime.Heap;
  */
 public class Floats_roundTest {
     /**
-     * Input: f = 14.0f.
+     * Input: f = 4.0f.
      * Path: line 34 false; line 35 false.
-     * Outcome: returns 14.
+     * Outcome: returns 4.
      */
     @Test
     public void trace0_returns() throws Throwable {
-        int result = ops.Floats.round(14.0f);
-        assertEquals(14, result);
+        int result = ops.Floats.round(4.0f);
+        assertEquals(4, result);
     }
 
     /**
-     * Input: f = 1114112.5f.
+     * Input: f = 0.50097656f.
      * Path: line 34 false; line 35 true.
-     * Outcome: returns 1114113.
+     * Outcome: returns 1.
      */
     @Test
     public void trace1_returns() throws Throwable {
-        int result = ops.Floats.round(1114112.5f);
-        assertEquals(1114113, result);
+        int result = ops.Floats.round(0.50097656f);
+        assertEquals(1, result);
     }
 
     /**
-     * Input: f = 2147485700.0f.
+     * Input: f = 3.6902495e19f.
      * Path: line 34 true.
      * Outcome: returns -1.
      */
     @Test
     public void trace2_returns() throws Throwable {
-        int result = ops.Floats.round(2147485700.0f);
+        int result = ops.Floats.round(3.6902495e19f);
         assertEquals(-1, result);
     }
 }

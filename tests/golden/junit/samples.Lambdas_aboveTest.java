@@ -12,17 +12,17 @@ import uberlazy.runtime.Heap;
  */
 public class Lambdas_aboveTest {
     /**
-     * Input: this = o0 (Lambdas), v = 12.
+     * Input: this = o0 (Lambdas), v = 1.
      * Path: lambda$above$2 line 37 false.
      * Outcome: returns false.
      */
     @Test
     public void trace0_returns() throws Throwable {
         samples.Lambdas o0 = Heap.alloc(samples.Lambdas.class);
-        Heap.set(o0, "samples.Lambdas.bias", 13);
-        boolean result = o0.above(12);
+        Heap.set(o0, "samples.Lambdas.bias", 8);
+        boolean result = o0.above(1);
         assertEquals(false, result);
-        assertEquals(13, Heap.get(o0, "samples.Lambdas.bias"));
+        assertEquals(8, Heap.get(o0, "samples.Lambdas.bias"));
     }
 
     /**

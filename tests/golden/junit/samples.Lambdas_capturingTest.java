@@ -23,26 +23,26 @@ public class Lambdas_capturingTest {
     }
 
     /**
-     * Input: k = 2, v = o0 (Integer).
+     * Input: k = 1, v = o0 (Integer).
      * Path: line 26 false.
      * Outcome: returns false.
      */
     @Test
     public void trace1_returns() throws Throwable {
-        Integer o0 = Integer.valueOf(1);
-        boolean result = samples.Lambdas.capturing(2, o0);
+        Integer o0 = Integer.valueOf(2);
+        boolean result = samples.Lambdas.capturing(1, o0);
         assertEquals(false, result);
     }
 
     /**
-     * Input: k = 10, v = o0 (Integer).
+     * Input: k = 1, v = o0 (Integer).
      * Path: line 26 true.
      * Outcome: returns true.
      */
     @Test
     public void trace2_returns() throws Throwable {
-        Integer o0 = Integer.valueOf(1);
-        boolean result = samples.Lambdas.capturing(10, o0);
+        Integer o0 = Integer.valueOf(10);
+        boolean result = samples.Lambdas.capturing(1, o0);
         assertEquals(true, result);
     }
 }

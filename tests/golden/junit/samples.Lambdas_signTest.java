@@ -12,13 +12,13 @@ import uberlazy.runtime.Heap;
  */
 public class Lambdas_signTest {
     /**
-     * Input: v = 4.
+     * Input: v = 1.
      * Path: lambda$sign$1 line 31 false twice.
      * Outcome: returns 1.
      */
     @Test
     public void trace0_returns() throws Throwable {
-        int result = samples.Lambdas.sign(4);
+        int result = samples.Lambdas.sign(1);
         assertEquals(1, result);
     }
 
