@@ -266,10 +266,12 @@ impl Session {
 /// lifting would multiply, and are guided by models of every symbol
 /// ([`Z3Solver::valuing_every_symbol`]). A second Z3 solver takes the independent parts of
 /// queries ([`ModelCache::with_side`]), so the first keeps the exploration's path condition.
+/// The cache starts from the empty model, except where models value every symbol.
 fn solver(config: &Config) -> ModelCache<Z3Solver> {
     let pose_pre = config.precondition.is_some() && config.strategy == Strategy::Pose;
     let z3 = || Z3Solver::new(config.solver_timeout_ms, !pose_pre).valuing_every_symbol(pose_pre);
-    ModelCache::new(z3()).with_side(z3())
+    let cache = ModelCache::new(z3()).with_side(z3());
+    if pose_pre { cache.first_model_from_the_solver() } else { cache }
 }
 
 /// Explores `method` with the configured strategy; with `check_models`, replays each trace
