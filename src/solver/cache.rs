@@ -311,17 +311,18 @@ impl<S: Solver> Solver for ModelCache<S> {
 
     /// The underlying solver: a cached model is any model, not a preferred one. When the
     /// solver gives up (`ops.Floats#mix`: Z3's floating-point query runs out of time), a
-    /// cached or repaired model of `pc` is better than none.
+    /// cached or repaired model of `pc` is better than none, and without one the solver is
+    /// asked for any model.
     fn model_preferring(&mut self, pc: &[Term], prefer: &[Term]) -> SatResult {
         self.pinned = None;
         match self.inner.model_preferring(pc, prefer) {
-            SatResult::Unknown(why) => match self.cached(pc) {
+            SatResult::Unknown(_) => match self.cached(pc) {
                 Some(m) => {
                     self.hits += 1;
                     self.pinned = Some((m.clone(), pc.to_vec()));
                     SatResult::Sat(m)
                 }
-                None => SatResult::Unknown(why),
+                None => self.inner.model(pc),
             },
             r => r,
         }

@@ -531,8 +531,9 @@ impl Solver for Z3Solver {
     /// `prefer!k` (asserted in a scope of its own), the check assumes the literals still
     /// wanted, and an unsatisfiable core drops its least wanted literal until a model comes
     /// out. Deterministic (fixed seed, fixed order) and at most one check per dropped
-    /// constraint; if the path condition alone is what fails (or Z3 gives up), the plain
-    /// model is taken.
+    /// constraint; if the path condition alone is what fails, the plain model is taken. When
+    /// Z3 gives up, `unknown`: a query of the plain path condition would take as long again
+    /// (`ops.Floats#mix`: 10 s each), and the model cache answers from its own models first.
     fn model_preferring(&mut self, pc: &[Term], prefer: &[Term]) -> SatResult {
         if prefer.is_empty() {
             return self.model(pc);
@@ -548,6 +549,7 @@ impl Solver for Z3Solver {
         }
         let mut wanted: Vec<usize> = (0..lits.len()).collect();
         let mut found = None;
+        let mut gave_up = None;
         for round in 0.. {
             let assumptions: Vec<Bool> = wanted.iter().filter_map(|k| lits.get(*k).cloned()).collect();
             let start = Instant::now();
@@ -559,7 +561,10 @@ impl Solver for Z3Solver {
                     found = self.extract_model().map(|asg| (asg, self.solver.get_model()));
                     break;
                 }
-                ZSat::Unknown => break,
+                ZSat::Unknown => {
+                    gave_up = Some(self.reason_unknown());
+                    break;
+                }
                 ZSat::Unsat => {
                     let core = self.solver.get_unsat_core();
                     let in_core = |k: &usize| lits.get(*k).is_some_and(|l| core.iter().any(|c| c == l));
@@ -583,7 +588,10 @@ impl Solver for Z3Solver {
                 self.pinned = model;
                 SatResult::Sat(asg)
             }
-            None => self.model(pc),
+            None => match gave_up {
+                Some(why) => SatResult::Unknown(why),
+                None => self.model(pc),
+            },
         }
     }
 
