@@ -22,7 +22,7 @@ pub struct ModelCache<S> {
     /// a query only evaluates the constraints beyond their common prefix. It starts with the
     /// empty model (every symbol 0 or false, of the empty path condition), so that a run's
     /// first query, which that model or a repair of it meets, takes no solver: Z3's first
-    /// check in a process cost 1-1.5 ms, with repOK at scope 4 a seventh of lazy's checks.
+    /// check in a process cost 1-1.5 ms (with repOK at scope 4, a third of lazy's check time).
     models: Vec<(Assignment, Vec<Term>)>,
     hits: u64,
     /// Of `hits`: models found by repair, and queries refuted without the solver.
