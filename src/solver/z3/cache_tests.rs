@@ -9,8 +9,9 @@ use crate::term::{Term, Val};
 use std::cell::RefCell;
 use std::rc::Rc;
 
-/// Z3, recording the queries that reach it.
-struct Recording(Z3Solver, Rc<RefCell<Vec<usize>>>);
+/// Z3, recording the queries that reach it; with `gives_up`, giving up on every preferred
+/// model (as on a floating-point query that runs out of time).
+struct Recording(Z3Solver, Rc<RefCell<Vec<usize>>>, bool);
 
 impl Solver for Recording {
     fn check(&mut self, pc: &[Term]) -> SatResult {
@@ -20,6 +21,9 @@ impl Solver for Recording {
     fn model(&mut self, pc: &[Term]) -> SatResult {
         self.0.model(pc)
     }
+    fn model_preferring(&mut self, pc: &[Term], prefer: &[Term]) -> SatResult {
+        if self.2 { SatResult::Unknown("timeout".into()) } else { self.0.model_preferring(pc, prefer) }
+    }
     fn eval(&mut self, terms: &[Term]) -> Option<Vec<Val>> {
         self.0.eval(terms)
     }
@@ -28,9 +32,14 @@ impl Solver for Recording {
     }
 }
 
-fn cache() -> (ModelCache<Recording>, Rc<RefCell<Vec<usize>>>) {
+/// A cache over a recording Z3 that gives up on preferred models when `gives_up`.
+fn cache_of(gives_up: bool) -> (ModelCache<Recording>, Rc<RefCell<Vec<usize>>>) {
     let asked = Rc::new(RefCell::new(Vec::new()));
-    (ModelCache::new(Recording(Z3Solver::new(1000, true), asked.clone())), asked)
+    (ModelCache::new(Recording(Z3Solver::new(1000, true), asked.clone(), gives_up)), asked)
+}
+
+fn cache() -> (ModelCache<Recording>, Rc<RefCell<Vec<usize>>>) {
+    cache_of(false)
 }
 
 #[test]
@@ -90,7 +99,8 @@ fn the_empty_model_answers_a_first_query_without_the_solver() {
     assert_eq!((s.stats().queries, s.stats().cache_hits), (0, 2));
     // Without the empty model (POSE under a precondition) the solver answers the first.
     let asked = Rc::new(RefCell::new(Vec::new()));
-    let mut s = ModelCache::new(Recording(Z3Solver::new(1000, true), asked.clone())).first_model_from_the_solver();
+    let mut s =
+        ModelCache::new(Recording(Z3Solver::new(1000, true), asked.clone(), false)).first_model_from_the_solver();
     assert!(matches!(s.check(std::slice::from_ref(&dom)), SatResult::Sat(_)));
     assert_eq!(*asked.borrow(), vec![1]);
 }
@@ -160,27 +170,6 @@ fn a_new_definition_does_not_pull_the_heap_into_an_independent_query() {
     assert_eq!(m.get("r"), m.get("a"));
 }
 
-/// Z3, giving up on every preferred model (as on a floating-point query that runs out of time).
-struct GivesUp(Z3Solver);
-
-impl Solver for GivesUp {
-    fn check(&mut self, pc: &[Term]) -> SatResult {
-        self.0.check(pc)
-    }
-    fn model(&mut self, pc: &[Term]) -> SatResult {
-        self.0.model(pc)
-    }
-    fn model_preferring(&mut self, _: &[Term], _: &[Term]) -> SatResult {
-        SatResult::Unknown("timeout".into())
-    }
-    fn eval(&mut self, terms: &[Term]) -> Option<Vec<Val>> {
-        self.0.eval(terms)
-    }
-    fn stats(&self) -> SolverStats {
-        self.0.stats()
-    }
-}
-
 #[test]
 fn a_cached_model_stands_in_for_a_preferred_one_the_solver_gave_up_on() {
     let mut p = TermPool::new();
@@ -188,7 +177,7 @@ fn a_cached_model_stands_in_for_a_preferred_one_the_solver_gave_up_on() {
     let (one, five) = (p.int(1), p.int(5));
     let pc = [p.slt(&one, &a), p.slt(&a, &b), p.slt(&five, &b)];
     let prefer = [p.eq(&a, &five)];
-    let mut s = ModelCache::new(GivesUp(Z3Solver::new(1000, true)));
+    let (mut s, _) = cache_of(true);
     assert!(matches!(s.check(&pc), SatResult::Sat(_)));
     let SatResult::Sat(m) = s.model_preferring(&pc, &prefer) else { panic!("a cached model") };
     let mut ev = crate::term::Evaluator::new(&m);
