@@ -312,18 +312,11 @@ impl<S: Solver> Solver for ModelCache<S> {
     /// The underlying solver: a cached model is any model, not a preferred one. When the
     /// solver gives up (`ops.Floats#mix`: Z3's floating-point query runs out of time), a
     /// cached or repaired model of `pc` is better than none, and without one the solver is
-    /// asked for any model.
+    /// asked for any model: [`Solver::model`].
     fn model_preferring(&mut self, pc: &[Term], prefer: &[Term]) -> SatResult {
         self.pinned = None;
         match self.inner.model_preferring(pc, prefer) {
-            SatResult::Unknown(_) => match self.cached(pc) {
-                Some(m) => {
-                    self.hits += 1;
-                    self.pinned = Some((m.clone(), pc.to_vec()));
-                    SatResult::Sat(m)
-                }
-                None => self.inner.model(pc),
-            },
+            SatResult::Unknown(_) => self.model(pc),
             r => r,
         }
     }
