@@ -98,9 +98,8 @@ fn the_empty_model_answers_a_first_query_without_the_solver() {
     assert!(asked.borrow().is_empty());
     assert_eq!((s.stats().queries, s.stats().cache_hits), (0, 2));
     // Without the empty model (POSE under a precondition) the solver answers the first.
-    let asked = Rc::new(RefCell::new(Vec::new()));
-    let mut s =
-        ModelCache::new(Recording(Z3Solver::new(1000, true), asked.clone(), false)).first_model_from_the_solver();
+    let (s, asked) = cache();
+    let mut s = s.first_model_from_the_solver();
     assert!(matches!(s.check(std::slice::from_ref(&dom)), SatResult::Sat(_)));
     assert_eq!(*asked.borrow(), vec![1]);
 }
