@@ -11,12 +11,13 @@
 //! `size + 1 <= size`, an extreme of its width), and recomputing the symbols *defined* by the path
 //! condition (`r9 == ite(...)`, `L8.exists <=> ...`, first occurrence of the symbol), often
 //! satisfies them all. A choice that needs another takes a short walk of such changes (a new
-//! location once the scope is full needs another field to leave an object out). A change
-//! re-evaluates only the entries that name the symbol or a symbol defined from it, and those
-//! that read array contents (heap summaries, whose symbols are not listed); a model
-//! found is checked once more on every entry from the first the changes can reach (the base
-//! model is known to satisfy the entries before). A repaired model is as good as a solver's;
-//! when none is found the solver is asked.
+//! location once the scope is full needs another field to leave an object out; `0 == r7`,
+//! where `r7` reads the field of the location another symbol selects, first a change of the
+//! selection, then one of the field). A change re-evaluates only the entries that name the
+//! symbol or a symbol defined from it, and those that read array contents (heap summaries,
+//! whose symbols are not listed); a model found is checked once more on every entry from the
+//! first the changes can reach (the base model is known to satisfy the entries before). A
+//! repaired model is as good as a solver's; when none is found the solver is asked.
 
 use std::collections::{BTreeSet, HashMap, HashSet};
 use std::hash::BuildHasherDefault;
@@ -132,6 +133,12 @@ fn around(v: u64, w: u32) -> [u64; 3] {
     [mask(v, w), mask(v.wrapping_add(1), w), mask(v.wrapping_sub(1), w)]
 }
 
+/// How a walk ranks as the start of the next step: the fewest entries false, then the
+/// latest first one.
+fn rank(w: &Walk) -> (usize, std::cmp::Reverse<Option<usize>>) {
+    (w.falsified.len(), std::cmp::Reverse(w.falsified.first().copied()))
+}
+
 /// `base` with the values of `overlay` in place of its own.
 fn with_overlay(base: &Assignment, overlay: HashMap<Rc<str>, Val, IdBuild>) -> Assignment {
     let mut out = base.clone();
@@ -234,6 +241,8 @@ impl Repairer {
     /// `key != L3.key` and `key < L3.key` each get a candidate. Where `name` plus a constant
     /// is compared with a term, the value that makes them equal (and one above and below);
     /// where an ordering compares other arithmetic over `name`, the extremes of its width.
+    /// A term compared with `name` may name it too (a value set that may be `name`'s own
+    /// location): its value now counts.
     fn constants(&self, name: &str, from: usize, ev: &mut Evaluator) -> (BTreeSet<u64>, Vec<u64>) {
         let mut out = BTreeSet::new();
         let mut near = Vec::new();
@@ -273,7 +282,7 @@ impl Repairer {
                             Node::Bv(_, raw) if matches!(x.node(), Node::Eq(..)) => {
                                 out.insert(*raw);
                             }
-                            _ if k.width() > 0 && !k.var_names().iter().any(|m| &**m == name) => {
+                            _ if k.width() > 0 => {
                                 if let Some(Val::Bv(e)) = ev.eval(k) {
                                     near.extend(around(e, k.width()));
                                 }
@@ -367,17 +376,64 @@ impl Repairer {
                     }
                     // The next step starts from the change that leaves the fewest entries
                     // false, then the latest first one (`change` keeps them no more than now).
-                    let rank = |w: &Walk| (w.falsified.len(), std::cmp::Reverse(w.falsified.first().copied()));
                     if best.as_ref().is_none_or(|(b, _)| rank(&next) < rank(b)) {
                         best = Some((next, name.clone()));
                     }
                 }
             }
-            let (next, name) = best?;
+            let (next, name) = match best {
+                Some(b) => b,
+                None if step + 1 < STEPS => self.reselect(base, &walk, bad, &changed, &mut tried)?,
+                None => return None,
+            };
             walk = next;
             changed.push(name);
         }
         None
+    }
+
+    /// When no change makes entry `bad` true: a change that leaves it false but gives a
+    /// symbol it reads through definitions another value (`0 == r7`, `r7 == ite(3 == r5,
+    /// L2.right, ...)`: `r5` now selects another location, whose field the next change can
+    /// set), falsifying no more entries than now; the one leaving the fewest false.
+    fn reselect(
+        &self,
+        base: &Assignment,
+        walk: &Walk,
+        bad: usize,
+        changed: &[Rc<str>],
+        tried: &mut usize,
+    ) -> Option<(Walk, Rc<str>)> {
+        let named: HashSet<Rc<str>> = self.pc.get(bad)?.var_names().into_iter().collect();
+        let defined: Vec<Rc<str>> = self.depends(&named).into_iter().filter(|n| !self.is_free(n)).collect();
+        if defined.is_empty() {
+            return None;
+        }
+        let value = |o: &HashMap<Rc<str>, Val, IdBuild>, d: &Rc<str>| o.get(d).or_else(|| base.values.get(d)).cloned();
+        let now: Vec<Option<Val>> = defined.iter().map(|d| value(&walk.overlay, d)).collect();
+        let mut ev = self.evaluator(base, &walk.overlay);
+        let mut best: Option<(Walk, Rc<str>)> = None;
+        for (first, name) in self.candidates(bad, true) {
+            if changed.contains(&name) {
+                continue;
+            }
+            for k in self.values(&name, first, &mut ev) {
+                *tried += 1;
+                if *tried > MAX_CANDIDATES {
+                    return best;
+                }
+                let Some(next) = self.change(base, walk, (&name, k), first, usize::MAX, walk.falsified.len()) else {
+                    continue;
+                };
+                if defined.iter().zip(&now).all(|(d, v)| value(&next.overlay, d) == *v) {
+                    continue;
+                }
+                if best.as_ref().is_none_or(|(b, _)| rank(&next) < rank(b)) {
+                    best = Some((next, name.clone()));
+                }
+            }
+        }
+        best
     }
 
     /// Whether `name` is a free (not defined) symbol of the path condition.
@@ -430,10 +486,10 @@ impl Repairer {
     /// `walk` with `name` (first occurring in entry `first`) set to `k`: the entries that
     /// name it, or a symbol whose definition's value the change moves, or read array
     /// contents (whose symbols are not listed), evaluated again.
-    /// `None` when entry `fix` stays false (a change is for it), when more than `limit`
-    /// entries end up false, or when a definition could not be evaluated. Definitions go
-    /// in order, `fix` as soon as they are set, the other entries after it (a plain entry
-    /// reads no symbol defined after it).
+    /// `None` when entry `fix` stays false (a change is for it; `usize::MAX`: for none),
+    /// when more than `limit` entries end up false, or when a definition could not be
+    /// evaluated. Definitions go in order, `fix` as soon as they are set, the other entries
+    /// after it (a plain entry reads no symbol defined after it).
     fn change(
         &self,
         base: &Assignment,
@@ -727,5 +783,56 @@ mod tests {
         }
         let m = Repairer::default().repair(&base, std::slice::from_ref(&leaf), &[leaf.clone(), step]).unwrap();
         assert_eq!((m.get("L1.level"), m.get("L2.level")), (Some(&Val::Bv(1)), Some(&Val::Bv(0))));
+    }
+
+    /// `!(t.height <= r.height)` where `t` is a value set that may be `r` (`ite(c == 2, a,
+    /// b)`): once `a` takes the new constraint's 1, `b` takes a value around what it is
+    /// compared with, though that names `b` too (AvlTree#insert's P-search, `1 == L3.height`).
+    #[test]
+    fn a_symbol_compared_with_a_value_set_that_may_be_itself_takes_a_value_around_it() {
+        let mut p = TermPool::new();
+        let (c, a, b) = (p.var("c", Sort::Bv(8)), p.var("a", Sort::Bv(32)), p.var("b", Sort::Bv(32)));
+        let (two, one) = (p.bv(8, 2), p.bv(32, 1));
+        let is2 = p.eq(&c, &two);
+        let t = p.ite(&is2, &a, &b);
+        let le = p.cmp(BvCmp::Sle, &t, &b);
+        let taller = p.not(&le);
+        let new = p.eq(&one, &a);
+        let mut base = Assignment::default();
+        for (n, v) in [("c", 2), ("a", 2), ("b", 1)] {
+            base.values.insert(Rc::from(n), Val::Bv(v));
+        }
+        let m = Repairer::default().repair(&base, std::slice::from_ref(&taller), &[taller.clone(), new]).unwrap();
+        assert_eq!((m.get("a"), m.get("b")), (Some(&Val::Bv(1)), Some(&Val::Bv(0))));
+    }
+
+    /// `0 == r` where `r` reads the field of the location `c` selects: no one change makes
+    /// it true (the field of the location selected now must stay 2), so a first change
+    /// selects the other location and a second sets its field.
+    #[test]
+    fn selects_another_location_before_setting_its_field() {
+        let mut p = TermPool::new();
+        let (c, f2, f3, r) =
+            (p.var("c", Sort::Bv(8)), p.var("f2", Sort::Bv(8)), p.var("f3", Sort::Bv(8)), p.var("r", Sort::Bv(8)));
+        let (zero, one, two, three, five) = (p.bv(8, 0), p.bv(8, 1), p.bv(8, 2), p.bv(8, 3), p.bv(8, 5));
+        let (c2, c3) = (p.eq(&c, &two), p.eq(&c, &three));
+        let (f3_0, f3_5) = (p.eq(&f3, &zero), p.eq(&f3, &five));
+        let read = p.ite(&c2, &f2, &f3);
+        let known = vec![
+            p.or2(&c2, &c3),
+            p.or2(&f3_0, &f3_5),
+            p.eq(&f2, &two),
+            p.ne(&f2, &zero),
+            p.cmp(BvCmp::Sle, &one, &f2),
+            p.eq(&r, &read),
+        ];
+        let mut pc = known.clone();
+        pc.push(p.eq(&zero, &r));
+        let mut base = Assignment::default();
+        for (n, v) in [("c", 2), ("f2", 2), ("f3", 5), ("r", 2)] {
+            base.values.insert(Rc::from(n), Val::Bv(v));
+        }
+        let m = Repairer::default().repair(&base, &known, &pc).unwrap();
+        assert_eq!((m.get("c"), m.get("f3"), m.get("r")), (Some(&Val::Bv(3)), Some(&Val::Bv(0)), Some(&Val::Bv(0))));
     }
 }
