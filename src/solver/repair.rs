@@ -11,13 +11,12 @@
 //! `size + 1 <= size`, an extreme of its width), and recomputing the symbols *defined* by the path
 //! condition (`r9 == ite(...)`, `L8.exists <=> ...`, first occurrence of the symbol), often
 //! satisfies them all. A choice that needs another takes a short walk of such changes (a new
-//! location once the scope is full needs another field to leave an object out; `0 == r7`,
-//! where `r7` reads the field of the location another symbol selects, first a change of the
-//! selection, then one of the field). A change re-evaluates only the entries that name the
-//! symbol or a symbol defined from it, and those that read array contents (heap summaries,
-//! whose symbols are not listed); a model found is checked once more on every entry from the
-//! first the changes can reach (the base model is known to satisfy the entries before). A
-//! repaired model is as good as a solver's; when none is found the solver is asked.
+//! location once the scope is full needs another field to leave an object out). A change
+//! re-evaluates only the entries that name the symbol or a symbol defined from it, and those
+//! that read array contents (heap summaries, whose symbols are not listed); a model found is
+//! checked once more on every entry from the first the changes can reach (the base model is
+//! known to satisfy the entries before). A repaired model is as good as a solver's; when none
+//! is found the solver is asked.
 
 use std::collections::{BTreeSet, HashMap, HashSet};
 use std::hash::BuildHasherDefault;
@@ -381,59 +380,11 @@ impl Repairer {
                     }
                 }
             }
-            let (next, name) = match best {
-                Some(b) => b,
-                None if step + 1 < STEPS => self.reselect(base, &walk, bad, &changed, &mut tried)?,
-                None => return None,
-            };
+            let (next, name) = best?;
             walk = next;
             changed.push(name);
         }
         None
-    }
-
-    /// When no change makes entry `bad` true: a change that leaves it false but gives a
-    /// symbol it reads through definitions another value (`0 == r7`, `r7 == ite(3 == r5,
-    /// L2.right, ...)`: `r5` now selects another location, whose field the next change can
-    /// set), falsifying no more entries than now; the one leaving the fewest false.
-    fn reselect(
-        &self,
-        base: &Assignment,
-        walk: &Walk,
-        bad: usize,
-        changed: &[Rc<str>],
-        tried: &mut usize,
-    ) -> Option<(Walk, Rc<str>)> {
-        let named: HashSet<Rc<str>> = self.pc.get(bad)?.var_names().into_iter().collect();
-        let defined: Vec<Rc<str>> = self.depends(&named).into_iter().filter(|n| !self.is_free(n)).collect();
-        if defined.is_empty() {
-            return None;
-        }
-        let value = |o: &HashMap<Rc<str>, Val, IdBuild>, d: &Rc<str>| o.get(d).or_else(|| base.values.get(d)).cloned();
-        let now: Vec<Option<Val>> = defined.iter().map(|d| value(&walk.overlay, d)).collect();
-        let mut ev = self.evaluator(base, &walk.overlay);
-        let mut best: Option<(Walk, Rc<str>)> = None;
-        for (first, name) in self.candidates(bad, true) {
-            if changed.contains(&name) {
-                continue;
-            }
-            for k in self.values(&name, first, &mut ev) {
-                *tried += 1;
-                if *tried > MAX_CANDIDATES {
-                    return best;
-                }
-                let Some(next) = self.change(base, walk, (&name, k), first, usize::MAX, walk.falsified.len()) else {
-                    continue;
-                };
-                if defined.iter().zip(&now).all(|(d, v)| value(&next.overlay, d) == *v) {
-                    continue;
-                }
-                if best.as_ref().is_none_or(|(b, _)| rank(&next) < rank(b)) {
-                    best = Some((next, name.clone()));
-                }
-            }
-        }
-        best
     }
 
     /// Whether `name` is a free (not defined) symbol of the path condition.
@@ -486,10 +437,10 @@ impl Repairer {
     /// `walk` with `name` (first occurring in entry `first`) set to `k`: the entries that
     /// name it, or a symbol whose definition's value the change moves, or read array
     /// contents (whose symbols are not listed), evaluated again.
-    /// `None` when entry `fix` stays false (a change is for it; `usize::MAX`: for none),
-    /// when more than `limit` entries end up false, or when a definition could not be
-    /// evaluated. Definitions go in order, `fix` as soon as they are set, the other entries
-    /// after it (a plain entry reads no symbol defined after it).
+    /// `None` when entry `fix` stays false (a change is for it), when more than `limit`
+    /// entries end up false, or when a definition could not be evaluated. Definitions go in
+    /// order, `fix` as soon as they are set, the other entries after it (a plain entry reads
+    /// no symbol defined after it).
     fn change(
         &self,
         base: &Assignment,
@@ -804,35 +755,5 @@ mod tests {
         }
         let m = Repairer::default().repair(&base, std::slice::from_ref(&taller), &[taller.clone(), new]).unwrap();
         assert_eq!((m.get("a"), m.get("b")), (Some(&Val::Bv(1)), Some(&Val::Bv(0))));
-    }
-
-    /// `0 == r` where `r` reads the field of the location `c` selects: no one change makes
-    /// it true (the field of the location selected now must stay 2), so a first change
-    /// selects the other location and a second sets its field.
-    #[test]
-    fn selects_another_location_before_setting_its_field() {
-        let mut p = TermPool::new();
-        let (c, f2, f3, r) =
-            (p.var("c", Sort::Bv(8)), p.var("f2", Sort::Bv(8)), p.var("f3", Sort::Bv(8)), p.var("r", Sort::Bv(8)));
-        let (zero, one, two, three, five) = (p.bv(8, 0), p.bv(8, 1), p.bv(8, 2), p.bv(8, 3), p.bv(8, 5));
-        let (c2, c3) = (p.eq(&c, &two), p.eq(&c, &three));
-        let (f3_0, f3_5) = (p.eq(&f3, &zero), p.eq(&f3, &five));
-        let read = p.ite(&c2, &f2, &f3);
-        let known = vec![
-            p.or2(&c2, &c3),
-            p.or2(&f3_0, &f3_5),
-            p.eq(&f2, &two),
-            p.ne(&f2, &zero),
-            p.cmp(BvCmp::Sle, &one, &f2),
-            p.eq(&r, &read),
-        ];
-        let mut pc = known.clone();
-        pc.push(p.eq(&zero, &r));
-        let mut base = Assignment::default();
-        for (n, v) in [("c", 2), ("f2", 2), ("f3", 5), ("r", 2)] {
-            base.values.insert(Rc::from(n), Val::Bv(v));
-        }
-        let m = Repairer::default().repair(&base, &known, &pc).unwrap();
-        assert_eq!((m.get("c"), m.get("f3"), m.get("r")), (Some(&Val::Bv(3)), Some(&Val::Bv(0)), Some(&Val::Bv(0))));
     }
 }
