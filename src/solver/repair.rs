@@ -132,12 +132,6 @@ fn around(v: u64, w: u32) -> [u64; 3] {
     [mask(v, w), mask(v.wrapping_add(1), w), mask(v.wrapping_sub(1), w)]
 }
 
-/// How a walk ranks as the start of the next step: the fewest entries false, then the
-/// latest first one.
-fn rank(w: &Walk) -> (usize, std::cmp::Reverse<Option<usize>>) {
-    (w.falsified.len(), std::cmp::Reverse(w.falsified.first().copied()))
-}
-
 /// `base` with the values of `overlay` in place of its own.
 fn with_overlay(base: &Assignment, overlay: HashMap<Rc<str>, Val, IdBuild>) -> Assignment {
     let mut out = base.clone();
@@ -375,6 +369,7 @@ impl Repairer {
                     }
                     // The next step starts from the change that leaves the fewest entries
                     // false, then the latest first one (`change` keeps them no more than now).
+                    let rank = |w: &Walk| (w.falsified.len(), std::cmp::Reverse(w.falsified.first().copied()));
                     if best.as_ref().is_none_or(|(b, _)| rank(&next) < rank(b)) {
                         best = Some((next, name.clone()));
                     }
