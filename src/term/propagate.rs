@@ -3,7 +3,8 @@
 //!
 //! Facts are what single constraints force once the facts so far are substituted: `b` and
 //! `!b` for a boolean symbol, `x == v` when the other side of an equality is decided (`r5 ==
-//! ite(2 == L1.right, L1.right, L2.right)` once `L1.right` and `L2.right` are known), `x != c`,
+//! ite(2 == L1.right, L1.right, L2.right)` once `L1.right` and `L2.right` are known, or
+//! `(L2.degree - 1) == L3.degree` once `L3.degree` is), `x != c`,
 //! the one undecided part of a clause, and what the other side of an equivalence must be when
 //! one side is decided (`L5.exists <=> (L2.exists && L2.parent == 6)`), and the truth of an
 //! equality between two undecided terms once their if-then-else values are read as the
@@ -24,9 +25,11 @@
 //!
 //! It answers the P-searches' most common unsatisfiable query under uber's if-then-else heap
 //! (a precondition's choice of a field's target that the path condition's value sets rule
-//! out) without Z3. A [`Propagator`] keeps the facts of recent queries: a depth-first
-//! search asks about path conditions that extend each other, and after the first round only
-//! the constraints that name a symbol something new was learned about are evaluated again.
+//! out) without Z3; and where it refutes nothing, the values it decided (in the case a split
+//! left open first: [`Propagator::decided`]) are most of a model (`solver/cache.rs`). A
+//! [`Propagator`] keeps the facts of recent queries: a depth-first search asks about path
+//! conditions that extend each other, and after the first round only the constraints that
+//! name a symbol something new was learned about are evaluated again.
 
 use std::collections::{HashMap, HashSet};
 use std::rc::Rc;
@@ -80,19 +83,35 @@ pub fn refuted_by_propagation(pc: &[Term]) -> bool {
 /// Refutes a conjunction from facts already found (see [`refuted_by_propagation`]); `facts`
 /// ends as what propagation found when it refutes nothing. `syms` holds the symbols of each
 /// constraint; `start` says which constraints the facts may not have seen yet; without `splits`
-/// no case is split on.
-fn refuted_from(facts: &mut Facts, pc: &[Term], syms: &[Rc<[Rc<str>]>], start: Dirty, splits: bool) -> bool {
+/// no case is split on, and `left_open` gets the facts of the most decided case a split
+/// leaves open.
+fn refuted_from(
+    facts: &mut Facts,
+    pc: &[Term],
+    syms: &[Rc<[Rc<str>]>],
+    start: Dirty,
+    splits: bool,
+    left_open: &mut Option<Facts>,
+) -> bool {
     let bounds = small_domains(pc);
     if facts.refuted(pc, syms, &bounds, start) {
         return true;
     }
-    splits && split_refuted(facts, pc, syms, &bounds, SPLIT_DEPTH)
+    splits && split_refuted(facts, pc, syms, &bounds, SPLIT_DEPTH, left_open)
 }
 
 /// Whether, for one of the first [`SPLITS`] symbols with two to [`SPLIT_VALUES`] values
 /// left, every value refutes `pc` (propagated from `facts`, at a fixpoint), each case split
-/// again `depth - 1` levels deeper.
-fn split_refuted(facts: &Facts, pc: &[Term], syms: &[Rc<[Rc<str>]>], bounds: &[(Rc<str>, Domain)], depth: u32) -> bool {
+/// again `depth - 1` levels deeper. `left_open` gets the facts of the case left open that
+/// decide the most symbols.
+fn split_refuted(
+    facts: &Facts,
+    pc: &[Term],
+    syms: &[Rc<[Rc<str>]>],
+    bounds: &[(Rc<str>, Domain)],
+    depth: u32,
+    left_open: &mut Option<Facts>,
+) -> bool {
     let open: Vec<(Rc<str>, Vec<u64>)> = bounds
         .iter()
         .filter_map(|(name, dom)| {
@@ -107,8 +126,12 @@ fn split_refuted(facts: &Facts, pc: &[Term], syms: &[Rc<[Rc<str>]>], bounds: &[(
             f.values.values.insert(name.clone(), Val::Bv(*v));
             // At a fixpoint but for the split symbol: only its constraints can learn more.
             let names = std::iter::once(name.clone()).collect();
-            f.refuted(pc, syms, bounds, Dirty { all: false, from: pc.len(), names })
-                || (depth > 1 && split_refuted(&f, pc, syms, bounds, depth - 1))
+            let refuted = f.refuted(pc, syms, bounds, Dirty { all: false, from: pc.len(), names })
+                || (depth > 1 && split_refuted(&f, pc, syms, bounds, depth - 1, left_open));
+            if !refuted && left_open.as_ref().is_none_or(|o| o.values.values.len() < f.values.values.len()) {
+                *left_open = Some(f);
+            }
+            refuted
         })
     })
 }
@@ -143,6 +166,8 @@ pub struct Propagator {
     recent: Vec<(Vec<Term>, Facts)>,
     /// The last query.
     last: Vec<Term>,
+    /// The values decided in the most decided case a split of the last query left open.
+    open: Option<(Vec<Term>, Assignment)>,
 }
 
 /// How many path conditions a [`Propagator`] keeps the facts of.
@@ -176,11 +201,23 @@ impl Propagator {
             self.keep(part, facts.clone());
             from = shared;
         }
-        if refuted_from(&mut facts, pc, syms, Dirty::after(from), splits) {
+        let mut open = None;
+        if refuted_from(&mut facts, pc, syms, Dirty::after(from), splits, &mut open) {
             return true;
         }
+        self.open = open.map(|o| (pc.to_vec(), o.values));
         self.keep(pc, facts);
         false
+    }
+
+    /// The symbol values propagation decided for `pc`, the query it last failed to refute
+    /// (none for any other): first those of the most decided case a split left open, then
+    /// those without the split. A model of `pc` often differs from a recent one in just these
+    /// (a new node at a full scope: the node that leaves it, and what pointed to it).
+    pub fn decided(&self, pc: &[Term]) -> Vec<&Assignment> {
+        let open = self.open.iter().filter(|(known, _)| known.as_slice() == pc).map(|(_, v)| v);
+        let plain = self.recent.first().filter(|(known, _)| known.as_slice() == pc).map(|(_, f)| &f.values);
+        open.chain(plain).filter(|a| !a.values.is_empty()).collect()
     }
 
     fn keep(&mut self, pc: &[Term], facts: Facts) {
@@ -438,7 +475,41 @@ fn symbol_and_value(ev: &mut Evaluator<'_>, a: &Term, b: &Term) -> Option<(Rc<st
             return Some((name.clone(), v));
         }
     }
+    // `(L2.degree - 1) == L3.degree` once `L3.degree` is 0: `L2.degree` is 1.
+    for (x, y) in [(a, b), (b, a)] {
+        if let Some(Val::Bv(v)) = ev.eval(y)
+            && ev.eval(x).is_none()
+            && let Some(found) = solved(ev, x, v)
+        {
+            return Some(found);
+        }
+    }
     None
+}
+
+/// The undecided symbol `x` is made of by adding, subtracting or negating decided terms, and
+/// the value it takes when `x` is `v` (each such step is one-to-one on bit-vectors).
+fn solved(ev: &mut Evaluator<'_>, x: &Term, v: u64) -> Option<(Rc<str>, Val)> {
+    let mut decided = |t: &Term| match ev.eval(t) {
+        Some(Val::Bv(c)) => Some(c),
+        _ => None,
+    };
+    let (inner, v) = match x.node() {
+        Node::Var(name, super::Sort::Bv(_)) => return Some((name.clone(), Val::Bv(super::mask(v, x.width())))),
+        Node::Bin(super::BvOp::Add, a, b) => match (decided(a), decided(b)) {
+            (None, Some(c)) => (a, v.wrapping_sub(c)),
+            (Some(c), None) => (b, v.wrapping_sub(c)),
+            _ => return None,
+        },
+        Node::Bin(super::BvOp::Sub, a, b) => match (decided(a), decided(b)) {
+            (None, Some(c)) => (a, v.wrapping_add(c)),
+            (Some(c), None) => (b, c.wrapping_sub(v)),
+            _ => return None,
+        },
+        Node::Neg(a) => (a, v.wrapping_neg()),
+        _ => return None,
+    };
+    solved(ev, inner, v)
 }
 
 /// The facts that `t` being `want` forces, given what `ev` knows.

@@ -279,3 +279,56 @@ fn kept_facts_serve_the_queries_that_extend_them_and_never_a_sibling() {
         assert_eq!(refuted_by_propagation(pc), refuted);
     }
 }
+
+/// BinomialHeap's degrees (repOK's P-search): `L3.degree` is 0 and `L2.degree - 1` is
+/// `L3.degree`, so `L2.degree` is 1 and `(L2.degree - 1) - 1` is negative. Before the
+/// equality was solved for the symbol under the constants, Z3 refuted such queries.
+#[test]
+fn an_equality_through_added_constants_decides_the_symbol() {
+    let mut p = TermPool::default();
+    let (d2, d3) = (p.var("L2.degree", Sort::Bv(32)), p.var("L3.degree", Sort::Bv(32)));
+    let (zero, one) = (p.int(0), p.int(1));
+    let less = p.bin(super::super::BvOp::Sub, &d2, &one);
+    let twice = p.bin(super::super::BvOp::Sub, &less, &one);
+    let negative = p.slt(&twice, &zero);
+    let pc = [p.eq(&zero, &d3), p.eq(&less, &d3), p.not(&negative)];
+    assert!(refuted_by_propagation(&pc));
+    // Without the last constraint nothing contradicts, and the decided values say `L2.degree`.
+    let syms: Vec<Rc<[Rc<str>]>> = pc.iter().map(|t| t.var_names().into()).collect();
+    let mut prop = Propagator::default();
+    assert!(!prop.refuted(&pc[..2], &syms[..2]));
+    let decided = prop.decided(&pc[..2]);
+    assert_eq!(decided.last().and_then(|a| a.get("L2.degree")), Some(&Val::Bv(1)));
+    // A negated sum is solved as well: `-(x + 3) == 5` makes `x` -8.
+    let x = p.var("x", Sort::Bv(32));
+    let (three, five) = (p.int(3), p.int(5));
+    let sum = p.bin(super::super::BvOp::Add, &x, &three);
+    let minus = p.neg(&sum);
+    let eq = p.eq(&minus, &five);
+    let one_syms: Vec<Rc<[Rc<str>]>> = vec![eq.var_names().into()];
+    assert!(!prop.refuted(std::slice::from_ref(&eq), &one_syms));
+    let decided = prop.decided(std::slice::from_ref(&eq));
+    assert_eq!(decided.last().and_then(|a| a.get("x")), Some(&Val::Bv((-8i32) as u32 as u64)));
+}
+
+/// A split of `c` in {2, 3}: `c == 2` reads `a`, which must be 5 and is 4; the case `c == 3`
+/// is left open, and its values (`c` 3, `b` 5) come first among those decided.
+#[test]
+fn the_case_a_split_leaves_open_decides_more() {
+    let mut p = TermPool::default();
+    let c = p.var("c", Sort::Bv(16));
+    let (a, b) = (p.var("a", Sort::Bv(32)), p.var("b", Sort::Bv(32)));
+    let (two, three, four, five) = (p.bv(16, 2), p.bv(16, 3), p.int(4), p.int(5));
+    let (is2, is3) = (p.eq(&c, &two), p.eq(&c, &three));
+    let read = p.ite(&is2, &a, &b);
+    let pc = [p.or2(&is2, &is3), p.eq(&a, &four), p.eq(&read, &five)];
+    let syms: Vec<Rc<[Rc<str>]>> = pc.iter().map(|t| t.var_names().into()).collect();
+    let mut prop = Propagator::default();
+    assert!(!prop.refuted(&pc, &syms));
+    let decided = prop.decided(&pc);
+    assert_eq!(decided.len(), 2, "the open case, then the facts without splits");
+    assert_eq!((decided[0].get("c"), decided[0].get("b")), (Some(&Val::Bv(3)), Some(&Val::Bv(5))));
+    assert_eq!(decided[1].get("c"), None);
+    // Another query's values are not this one's.
+    assert!(prop.decided(&pc[..2]).is_empty());
+}

@@ -188,3 +188,30 @@ fn a_cached_model_stands_in_for_a_preferred_one_the_solver_gave_up_on() {
     let SatResult::Sat(m) = s.model_preferring(&hard, &prefer) else { panic!("the solver's model") };
     assert_eq!(m.get("a"), Some(&Val::Bv(0x1234 ^ 0x5a5a)));
 }
+
+#[test]
+fn the_values_propagation_decides_make_the_changes_a_repair_cannot() {
+    // AATree's first P-search query: `this.root` and `this.nil` are null, L1 or L2, and
+    // differ; the newest model has both at L1, and the query wants `this.root` null. A
+    // repair changes one symbol at a time: `this.nil := 0` meets the most entries and
+    // breaks `this.nil != this.root`. Propagation decides every symbol: `this.root` null,
+    // so L1 does not exist, so `this.nil` is not L1, not null (`this.root` is), hence L2.
+    let mut p = TermPool::new();
+    let (root, nil) = (p.var("this.root", Sort::Bv(16)), p.var("this.nil", Sort::Bv(16)));
+    let (e1, e2) = (p.var("L1.exists", Sort::Bool), p.var("L2.exists", Sort::Bool));
+    let (zero, two, three) = (p.bv(16, 0), p.bv(16, 2), p.bv(16, 3));
+    let (root0, root2, nil0, nil2, nil3) =
+        (p.eq(&zero, &root), p.eq(&two, &root), p.eq(&zero, &nil), p.eq(&two, &nil), p.eq(&nil, &three));
+    let not_nil2 = p.not(&nil2);
+    let nils = p.or2(&nil0, &nil2);
+    let shape =
+        [p.eq(&e1, &root2), p.or2(&root0, &root2), p.eq(&e2, &nil3), p.or2(&e1, &not_nil2), p.or2(&nils, &nil3)];
+    let (mut s, asked) = cache();
+    let first = [shape.as_slice(), &[root2.clone(), nil2.clone()]].concat();
+    assert!(matches!(s.check(&first), SatResult::Sat(_)));
+    let asked_first = asked.borrow().len();
+    let second = [shape.as_slice(), &[p.ne(&nil, &root), root0]].concat();
+    let SatResult::Sat(m) = s.check(&second) else { panic!("satisfiable") };
+    assert_eq!((m.get("this.nil"), m.get("L2.exists")), (Some(&Val::Bv(3)), Some(&Val::Bool(true))));
+    assert_eq!(asked.borrow().len(), asked_first, "the second query took no solver");
+}
