@@ -17,8 +17,10 @@
 //! (`this.root.right.right.right <=u 5` once `this` is 1, the three before it 2, 3 and 4, and
 //! `5 != this.root.right.right.right`), and a count of input locations at uber's scope bound
 //! (`1 + (L1.exists ? 1 : 0) + ... <=u 4`): more existing than the scope holds refutes, and as
-//! many as it holds says the rest do not exist. A constraint the facts make false, or two
-//! facts that disagree, refute the whole conjunction; when propagation finds nothing, a few
+//! many as it holds says the rest do not exist; and signed ranges of the symbols a sum or
+//! difference compared leaves alone (`0 <= L2.height` makes `(0 - L2.height) <= 1` true:
+//! `propagate_linear.rs`). A constraint the facts make false, or two facts that disagree,
+//! refute the whole conjunction; when propagation finds nothing, a few
 //! symbols of a small domain (such a bound, or uber's candidate domain `(0 == L1.right) ||
 //! (2 == L1.right) || (3 == L1.right)`) with two values left are split on. Sound, not
 //! complete: `false` only means that propagation found no contradiction (the solver decides).
@@ -48,6 +50,8 @@ struct Learned {
     atoms: Vec<((u32, u32), bool)>,
     /// Two undecided symbols found equal (also among `atoms`).
     same: Vec<(Rc<str>, Rc<str>)>,
+    /// Signed ranges of symbols (name, width, range).
+    bounds: Vec<(Rc<str>, u32, (i128, i128))>,
 }
 
 /// The bit-vector values each symbol is known to differ from.
@@ -56,11 +60,15 @@ type Unequal = HashSet<(Rc<str>, u64), IdBuild>;
 /// The truth of equalities between two undecided terms, by their ids (the smaller first).
 type Atoms = HashMap<(u32, u32), bool, IdBuild>;
 
+/// The signed range each undecided bit-vector symbol is known to lie in (`linear.rs`).
+type Bounds = HashMap<Rc<str>, (i128, i128), IdBuild>;
+
 /// What the facts say besides symbol values: the values symbols differ from, and equalities.
 #[derive(Clone, Copy)]
 struct Known<'a> {
     unequal: &'a Unequal,
     atoms: &'a Atoms,
+    bounds: &'a Bounds,
 }
 
 /// Whether the conjunction of `pc` is unsatisfiable by unit propagation, or by a strict
@@ -263,6 +271,7 @@ struct Facts {
     atoms: Atoms,
     /// The undecided symbols each is known to equal: they differ from the same values.
     same: HashMap<Rc<str>, HashSet<Rc<str>, IdBuild>, IdBuild>,
+    bounds: Bounds,
 }
 
 impl Facts {
@@ -272,7 +281,7 @@ impl Facts {
             return true;
         }
         let mut ev = Evaluator::partial(&self.values);
-        let known = Known { unequal: &self.unequal, atoms: &self.atoms };
+        let known = Known { unequal: &self.unequal, atoms: &self.atoms, bounds: &self.bounds };
         super::order::refutes_resolved(pc, &mut |t| taken_branch(&mut ev, known, t))
     }
 
@@ -308,7 +317,7 @@ impl Facts {
             }
             {
                 let mut ev = Evaluator::partial(&self.values);
-                let known = Known { unequal: &self.unequal, atoms: &self.atoms };
+                let known = Known { unequal: &self.unequal, atoms: &self.atoms, bounds: &self.bounds };
                 for (i, t) in pc.iter().enumerate() {
                     if !dirty.covers(i, syms.get(i).map_or(&[][..], |s| &s[..])) {
                         continue;
@@ -363,6 +372,32 @@ impl Facts {
                 None => grew.all = true,
             }
         }
+        for (name, w, (lo, hi)) in learned.bounds {
+            let (lo, hi) = match self.bounds.get(&name) {
+                Some((a, b)) => (lo.max(*a), hi.min(*b)),
+                None => (lo, hi),
+            };
+            if lo > hi {
+                return None;
+            }
+            if self.bounds.get(&name) == Some(&(lo, hi)) {
+                continue;
+            }
+            if let Some(Val::Bv(v)) = self.values.values.get(&name) {
+                let v = i128::from(super::sign_extend(*v, w));
+                if v < lo || v > hi {
+                    return None;
+                }
+            } else if lo == hi {
+                let v = super::mask(lo as i64 as u64, w);
+                if self.unequal.contains(&(name.clone(), v)) {
+                    return None;
+                }
+                self.values.values.insert(name.clone(), Val::Bv(v));
+            }
+            self.bounds.insert(name.clone(), (lo, hi));
+            grew.names.insert(name);
+        }
         for (a, b) in learned.same {
             // A symbol's disequalities now count for the other (see `left`).
             if self.same.entry(a.clone()).or_default().insert(b.clone()) {
@@ -403,6 +438,7 @@ fn decided(ev: &mut Evaluator<'_>, known: Known<'_>, t: &Term) -> Option<bool> {
             }
         }
         Node::Not(a) => decided(ev, known, a).map(|b| !b),
+        Node::Cmp(op @ (super::BvCmp::Slt | super::BvCmp::Sle), a, b) => linear::compared(ev, known, *op, a, b),
         Node::Cmp(op, sum, k) => {
             let (max, (ones, open)) = (count_bound(*op, k)?, bit_count(ev, known, sum)?);
             if ones > max { Some(false) } else { (ones + open.len() as u64 <= max).then_some(true) }
@@ -563,6 +599,9 @@ fn force(ev: &mut Evaluator<'_>, known: Known<'_>, t: &Term, want: bool, out: &m
                 }
             }
         }
+        Node::Cmp(op @ (super::BvCmp::Slt | super::BvCmp::Sle), a, b) => {
+            out.bounds.extend(linear::bounded(ev, known, *op, a, b, want));
+        }
         // A count at its bound: every undecided bit is 0.
         Node::Cmp(op, sum, k) if want => {
             if let (Some(max), Some((ones, open))) = (count_bound(*op, k), bit_count(ev, known, sum))
@@ -585,6 +624,9 @@ fn push_value(out: &mut Learned, name: Rc<str>, v: Val, want: bool) {
         (false, Val::Arr(..)) => {}
     }
 }
+
+#[path = "propagate_linear.rs"]
+mod linear;
 
 #[cfg(test)]
 #[path = "propagate_tests.rs"]

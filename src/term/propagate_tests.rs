@@ -332,3 +332,41 @@ fn the_case_a_split_leaves_open_decides_more() {
     // Another query's values are not this one's.
     assert!(prop.decided(&pc[..2]).is_empty());
 }
+
+/// AvlTree's balance under repOK: a height at least 0 (or 1) and a difference of heights
+/// read through decided branches above 1, which Z3 refuted.
+#[test]
+fn signed_bounds_decide_a_difference_of_heights() {
+    let mut p = TermPool::default();
+    let (h2, h3) = (p.var("L2.height", Sort::Bv(32)), p.var("L3.height", Sort::Bv(32)));
+    let (zero, one) = (p.int(0), p.int(1));
+    let minus = p.bin(super::super::BvOp::Sub, &zero, &h2);
+    let above = p.cmp(BvCmp::Sle, &minus, &one);
+    assert!(refuted_by_propagation(&[p.cmp(BvCmp::Sle, &zero, &h2), p.not(&above)]));
+    // `1 == L3.height`, `L3.height <= L2.height`, and `L3.height - L2.height > 1`.
+    let diff = p.bin(super::super::BvOp::Sub, &h3, &h2);
+    let balanced = p.cmp(BvCmp::Sle, &diff, &one);
+    let pc = [p.eq(&one, &h3), p.cmp(BvCmp::Sle, &h3, &h2), p.not(&balanced)];
+    assert!(refuted_by_propagation(&pc));
+    assert!(!refuted_by_propagation(&pc[1..]), "without L3.height's value it may wrap around");
+    // A bound that leaves one value decides the symbol.
+    let at_most = p.cmp(BvCmp::Sle, &h2, &one);
+    let q = [pc[0].clone(), pc[1].clone(), at_most];
+    let syms: Vec<Rc<[Rc<str>]>> = q.iter().map(|t| t.var_names().into()).collect();
+    let mut prop = Propagator::default();
+    assert!(!prop.refuted(&q, &syms));
+    assert_eq!(prop.decided(&q).last().and_then(|a| a.get("L2.height")), Some(&Val::Bv(1)));
+}
+
+/// `x + 1 <= x` holds where `x + 1` wraps around (`x` the largest int): no range decides it
+/// until a bound keeps the sum within the width.
+#[test]
+fn a_sum_that_may_wrap_around_is_not_decided() {
+    let mut p = TermPool::default();
+    let x = p.var("x", Sort::Bv(32));
+    let (one, five) = (p.int(1), p.int(5));
+    let next = p.bin(super::super::BvOp::Add, &x, &one);
+    let wraps = p.cmp(BvCmp::Sle, &next, &x);
+    assert!(!refuted_by_propagation(std::slice::from_ref(&wraps)));
+    assert!(refuted_by_propagation(&[p.cmp(BvCmp::Sle, &x, &five), wraps]));
+}

@@ -47,25 +47,25 @@ public class Words_capitalizedTest {
     }
 
     /**
-     * Input: w = o0 ("d").
+     * Input: w = o0 ("g").
      * Path: line 34 true twice, then false.
      * Outcome: returns false.
      */
     @Test
     public void trace3_returns() throws Throwable {
-        String o0 = "d";
+        String o0 = "g";
         boolean result = subjects.Words.capitalized(o0);
         assertEquals(false, result);
     }
 
     /**
-     * Input: w = o0 ("D").
+     * Input: w = o0 ("G").
      * Path: line 34 true 3 times.
      * Outcome: returns true.
      */
     @Test
     public void trace4_returns() throws Throwable {
-        String o0 = "D";
+        String o0 = "G";
         boolean result = subjects.Words.capitalized(o0);
         assertEquals(true, result);
     }

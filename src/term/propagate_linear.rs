@@ -1,0 +1,144 @@
+//! Signed bounds for unit propagation: a comparison of sums and differences of symbols,
+//! read through the if-then-else branches the facts take, decided by the symbols' ranges.
+//!
+//! A bit-vector term built by `+`, `-` and negation from symbols and constants has the
+//! value of its linear form `c + k1·x1 + ...` modulo 2^w. When the form's integer range,
+//! from the symbols' known bounds, lies within the signed range of the width, the term's
+//! signed value is the form's value: a comparison of two such terms is then decided by the
+//! range of their difference (`(1 - L3.height) <= 1` once `L3.height >= 1`), and one that
+//! leaves a single symbol bounds it (`0 <= L2.height`).
+
+use std::rc::Rc;
+
+use super::{Evaluator, Known, decided};
+use crate::term::{BvCmp, BvOp, Node, Term, Val, sign_extend};
+
+/// How deep a linear form is read (if-then-else branches and sums).
+const DEPTH: u32 = 12;
+
+/// `c + k1·x1 + ...` over the integers; symbols sorted by name, no zero coefficient.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub(super) struct Lin {
+    c: i128,
+    xs: Vec<(Rc<str>, i128, u32)>,
+}
+
+impl Lin {
+    fn plus(mut self, o: Lin, sign: i128) -> Lin {
+        self.c += sign * o.c;
+        for (n, k, w) in o.xs {
+            match self.xs.binary_search_by(|(m, _, _)| m.as_ref().cmp(n.as_ref())) {
+                Ok(i) => self.xs[i].1 += sign * k,
+                Err(i) => self.xs.insert(i, (n, sign * k, w)),
+            }
+        }
+        self.xs.retain(|(_, k, _)| *k != 0);
+        self
+    }
+
+    /// The integer range of the form, each symbol within `range`.
+    fn range(&self, known: Known<'_>) -> (i128, i128) {
+        self.xs.iter().fold((self.c, self.c), |(lo, hi), (n, k, w)| {
+            let (a, b) = symbol_range(known, n, *w);
+            let (p, q) = (k * a, k * b);
+            (lo + p.min(q), hi + p.max(q))
+        })
+    }
+}
+
+/// The signed range of a `w`-bit value.
+fn signed(w: u32) -> (i128, i128) {
+    let half = 1i128 << (w.clamp(1, 64) - 1);
+    (-half, half - 1)
+}
+
+/// The range the facts give symbol `name` of width `w`.
+fn symbol_range(known: Known<'_>, name: &str, w: u32) -> (i128, i128) {
+    known.bounds.get(name).copied().unwrap_or_else(|| signed(w))
+}
+
+/// The linear form of `t` under the facts, with its range, when that range is within the
+/// signed range of `t`'s width (the form's value is then `t`'s signed value).
+fn exact(ev: &mut Evaluator<'_>, known: Known<'_>, t: &Term) -> Option<(Lin, (i128, i128))> {
+    let lin = linear(ev, known, t, DEPTH)?;
+    let r = lin.range(known);
+    let (lo, hi) = signed(t.width());
+    (r.0 >= lo && r.1 <= hi).then_some((lin, r))
+}
+
+/// The linear form of `t`, reading the branches the facts decide; `None` for any other
+/// operation, an undecided branch, or a term wider than 64 bits.
+fn linear(ev: &mut Evaluator<'_>, known: Known<'_>, t: &Term, depth: u32) -> Option<Lin> {
+    let w = t.width();
+    if depth == 0 || w == 0 || w > 64 {
+        return None;
+    }
+    if let Some(Val::Bv(v)) = ev.eval(t) {
+        return Some(Lin { c: i128::from(sign_extend(v, w)), xs: Vec::new() });
+    }
+    Some(match t.node() {
+        Node::Var(name, _) => Lin { c: 0, xs: vec![(name.clone(), 1, w)] },
+        Node::Ite(c, x, y) => match decided(ev, known, c)? {
+            true => linear(ev, known, x, depth - 1)?,
+            false => linear(ev, known, y, depth - 1)?,
+        },
+        Node::Bin(op @ (BvOp::Add | BvOp::Sub), a, b) => {
+            let (x, y) = (linear(ev, known, a, depth - 1)?, linear(ev, known, b, depth - 1)?);
+            x.plus(y, if *op == BvOp::Add { 1 } else { -1 })
+        }
+        Node::Neg(a) => Lin::default().plus(linear(ev, known, a, depth - 1)?, -1),
+        _ => return None,
+    })
+}
+
+/// `a - b` as a linear form with its range, when `a` and `b` are both exact.
+fn difference(ev: &mut Evaluator<'_>, known: Known<'_>, a: &Term, b: &Term) -> Option<Lin> {
+    let (x, _) = exact(ev, known, a)?;
+    let (y, _) = exact(ev, known, b)?;
+    Some(x.plus(y, -1))
+}
+
+/// The truth of the signed comparison `a op b` the ranges decide.
+pub(super) fn compared(ev: &mut Evaluator<'_>, known: Known<'_>, op: BvCmp, a: &Term, b: &Term) -> Option<bool> {
+    // At most this difference is below (`<`) or at (`<=`) zero.
+    let most = if op == BvCmp::Slt { -1 } else { 0 };
+    let d = difference(ev, known, a, b)?;
+    let (lo, hi) = d.range(known);
+    if hi <= most {
+        Some(true)
+    } else if lo > most {
+        Some(false)
+    } else {
+        None
+    }
+}
+
+/// The bound `a op b` being `want` gives the one symbol of `a - b` (with coefficient 1 or
+/// -1), as its name, width and range.
+pub(super) fn bounded(
+    ev: &mut Evaluator<'_>,
+    known: Known<'_>,
+    op: BvCmp,
+    a: &Term,
+    b: &Term,
+    want: bool,
+) -> Option<(Rc<str>, u32, (i128, i128))> {
+    let mut d = difference(ev, known, a, b)?;
+    // `d <= most` when `want`, else `d >= most + 1`.
+    let most = if op == BvCmp::Slt { -1 } else { 0 };
+    let (name, k, w) = match d.xs.as_slice() {
+        [(n, k, w)] if k.abs() == 1 => (n.clone(), *k, *w),
+        _ => return None,
+    };
+    d.xs.clear();
+    let rest = d.c;
+    let (lo, hi) = symbol_range(known, &name, w);
+    // k·x + rest <= most, or >= most + 1.
+    let r = match (want, k) {
+        (true, 1) => (lo, hi.min(most - rest)),
+        (true, _) => (lo.max(rest - most), hi),
+        (false, 1) => (lo.max(most + 1 - rest), hi),
+        (false, _) => (lo, hi.min(rest - most - 1)),
+    };
+    (r != (lo, hi)).then_some((name, w, r))
+}
