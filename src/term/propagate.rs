@@ -60,7 +60,7 @@ type Unequal = HashSet<(Rc<str>, u64), IdBuild>;
 /// The truth of equalities between two undecided terms, by their ids (the smaller first).
 type Atoms = HashMap<(u32, u32), bool, IdBuild>;
 
-/// The signed range each undecided bit-vector symbol is known to lie in (`linear.rs`).
+/// The signed range each undecided bit-vector symbol is known to lie in (`propagate_linear.rs`).
 type Bounds = HashMap<Rc<str>, (i128, i128), IdBuild>;
 
 /// What the facts say besides symbol values: the values symbols differ from, and equalities.
