@@ -493,7 +493,7 @@ fn bit_count(ev: &mut Evaluator<'_>, known: Known<'_>, sum: &Term) -> Option<(u6
 
 /// Whether one side is a symbol known to differ from the value of the other.
 fn differs(ev: &mut Evaluator<'_>, known: Known<'_>, a: &Term, b: &Term) -> bool {
-    matches!(symbol_and_value(ev, a, b), Some((name, Val::Bv(v))) if known.unequal.contains(&(name.clone(), v)))
+    matches!(symbol_and_value(ev, known, a, b), Some((name, Val::Bv(v))) if known.unequal.contains(&(name.clone(), v)))
 }
 
 /// The key of an equality between two terms.
@@ -501,8 +501,9 @@ fn atom(x: &Term, y: &Term) -> (u32, u32) {
     (x.id().min(y.id()), x.id().max(y.id()))
 }
 
-/// `(x, v)` when one side of an equality is an undecided symbol `x` and the other the value `v`.
-fn symbol_and_value(ev: &mut Evaluator<'_>, a: &Term, b: &Term) -> Option<(Rc<str>, Val)> {
+/// `(x, v)` when one side of an equality is the value `v` and the other an undecided symbol
+/// `x`, or a sum or difference that leaves only `x` undecided (`linear::solved`).
+fn symbol_and_value(ev: &mut Evaluator<'_>, known: Known<'_>, a: &Term, b: &Term) -> Option<(Rc<str>, Val)> {
     for (x, y) in [(a, b), (b, a)] {
         if let Node::Var(name, _) = x.node()
             && ev.eval(x).is_none()
@@ -511,41 +512,15 @@ fn symbol_and_value(ev: &mut Evaluator<'_>, a: &Term, b: &Term) -> Option<(Rc<st
             return Some((name.clone(), v));
         }
     }
-    // `(L2.degree - 1) == L3.degree` once `L3.degree` is 0: `L2.degree` is 1.
     for (x, y) in [(a, b), (b, a)] {
         if let Some(Val::Bv(v)) = ev.eval(y)
             && ev.eval(x).is_none()
-            && let Some(found) = solved(ev, x, v)
+            && let Some(found) = linear::solved(ev, known, x, v)
         {
             return Some(found);
         }
     }
     None
-}
-
-/// The undecided symbol `x` is made of by adding, subtracting or negating decided terms, and
-/// the value it takes when `x` is `v` (each such step is one-to-one on bit-vectors).
-fn solved(ev: &mut Evaluator<'_>, x: &Term, v: u64) -> Option<(Rc<str>, Val)> {
-    let mut decided = |t: &Term| match ev.eval(t) {
-        Some(Val::Bv(c)) => Some(c),
-        _ => None,
-    };
-    let (inner, v) = match x.node() {
-        Node::Var(name, super::Sort::Bv(_)) => return Some((name.clone(), Val::Bv(super::mask(v, x.width())))),
-        Node::Bin(super::BvOp::Add, a, b) => match (decided(a), decided(b)) {
-            (None, Some(c)) => (a, v.wrapping_sub(c)),
-            (Some(c), None) => (b, v.wrapping_sub(c)),
-            _ => return None,
-        },
-        Node::Bin(super::BvOp::Sub, a, b) => match (decided(a), decided(b)) {
-            (None, Some(c)) => (a, v.wrapping_add(c)),
-            (Some(c), None) => (b, c.wrapping_sub(v)),
-            _ => return None,
-        },
-        Node::Neg(a) => (a, v.wrapping_neg()),
-        _ => return None,
-    };
-    solved(ev, inner, v)
 }
 
 /// The facts that `t` being `want` forces, given what `ev` knows.
@@ -583,14 +558,14 @@ fn force(ev: &mut Evaluator<'_>, known: Known<'_>, t: &Term, want: bool, out: &m
                     return;
                 }
             }
-            if let Some((name, v)) = symbol_and_value(ev, a, b) {
+            if let Some((name, v)) = symbol_and_value(ev, known, a, b) {
                 push_value(out, name, v, want);
                 return;
             }
             // Read through the branches the facts take: a symbol and a value, or two
             // undecided terms whose equality is then known.
             let (x, y) = (taken_branch(ev, known, a), taken_branch(ev, known, b));
-            if let Some((name, v)) = symbol_and_value(ev, &x, &y) {
+            if let Some((name, v)) = symbol_and_value(ev, known, &x, &y) {
                 push_value(out, name, v, want);
             } else if x != y && ev.eval(&x).is_none() && ev.eval(&y).is_none() {
                 out.atoms.push((atom(&x, &y), want));

@@ -91,6 +91,19 @@ fn linear(ev: &mut Evaluator<'_>, known: Known<'_>, t: &Term, depth: u32) -> Opt
     })
 }
 
+/// The one symbol of `x`'s linear form, when its coefficient is 1 or -1, and the value it
+/// takes when `x` is `v`: the form is `x` modulo 2^w, and such a form is one-to-one
+/// (`(L2.degree - 1) == L3.degree` once `L3.degree` is 0 makes `L2.degree` 1).
+pub(super) fn solved(ev: &mut Evaluator<'_>, known: Known<'_>, x: &Term, v: u64) -> Option<(Rc<str>, Val)> {
+    let lin = linear(ev, known, x, DEPTH)?;
+    let [(name, k, w)] = lin.xs.as_slice() else { return None };
+    if k.abs() != 1 || *w != x.width() {
+        return None;
+    }
+    let s = ((i128::from(v) - lin.c) * k).rem_euclid(1i128 << w);
+    Some((name.clone(), Val::Bv(s as u64)))
+}
+
 /// `a - b` as a linear form with its range, when `a` and `b` are both exact.
 fn difference(ev: &mut Evaluator<'_>, known: Known<'_>, a: &Term, b: &Term) -> Option<Lin> {
     let (x, _) = exact(ev, known, a)?;
