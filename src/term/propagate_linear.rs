@@ -60,15 +60,15 @@ fn symbol_range(known: Known<'_>, name: &str, w: u32) -> (i128, i128) {
 /// The linear form of `t` under the facts, with its range, when that range is within the
 /// signed range of `t`'s width (the form's value is then `t`'s signed value).
 fn exact(ev: &mut Evaluator<'_>, known: Known<'_>, t: &Term) -> Option<(Lin, (i128, i128))> {
-    let lin = linear(ev, known, t, DEPTH)?;
+    let lin = linear(ev, known, t, DEPTH, true)?;
     let r = lin.range(known);
     let (lo, hi) = signed(t.width());
     (r.0 >= lo && r.1 <= hi).then_some((lin, r))
 }
 
-/// The linear form of `t`, reading the branches the facts decide; `None` for any other
-/// operation, an undecided branch, or a term wider than 64 bits.
-fn linear(ev: &mut Evaluator<'_>, known: Known<'_>, t: &Term, depth: u32) -> Option<Lin> {
+/// The linear form of `t`, with `branches` reading the if-then-else branches the facts
+/// decide; `None` for any other operation, an undecided branch, or a term wider than 64 bits.
+fn linear(ev: &mut Evaluator<'_>, known: Known<'_>, t: &Term, depth: u32, branches: bool) -> Option<Lin> {
     let w = t.width();
     if depth == 0 || w == 0 || w > 64 {
         return None;
@@ -78,24 +78,26 @@ fn linear(ev: &mut Evaluator<'_>, known: Known<'_>, t: &Term, depth: u32) -> Opt
     }
     Some(match t.node() {
         Node::Var(name, _) => Lin { c: 0, xs: vec![(name.clone(), 1, w)] },
-        Node::Ite(c, x, y) => match decided(ev, known, c)? {
-            true => linear(ev, known, x, depth - 1)?,
-            false => linear(ev, known, y, depth - 1)?,
+        Node::Ite(c, x, y) if branches => match decided(ev, known, c)? {
+            true => linear(ev, known, x, depth - 1, branches)?,
+            false => linear(ev, known, y, depth - 1, branches)?,
         },
         Node::Bin(op @ (BvOp::Add | BvOp::Sub), a, b) => {
-            let (x, y) = (linear(ev, known, a, depth - 1)?, linear(ev, known, b, depth - 1)?);
-            x.plus(y, if *op == BvOp::Add { 1 } else { -1 })
+            let x = linear(ev, known, a, depth - 1, branches)?;
+            x.plus(linear(ev, known, b, depth - 1, branches)?, if *op == BvOp::Add { 1 } else { -1 })
         }
-        Node::Neg(a) => Lin::default().plus(linear(ev, known, a, depth - 1)?, -1),
+        Node::Neg(a) => Lin::default().plus(linear(ev, known, a, depth - 1, branches)?, -1),
         _ => return None,
     })
 }
 
 /// The one symbol of `x`'s linear form, when its coefficient is 1 or -1, and the value it
 /// takes when `x` is `v`: the form is `x` modulo 2^w, and such a form is one-to-one
-/// (`(L2.degree - 1) == L3.degree` once `L3.degree` is 0 makes `L2.degree` 1).
+/// (`(L2.degree - 1) == L3.degree` once `L3.degree` is 0 makes `L2.degree` 1). Not through
+/// if-then-else branches: every equality asks, and reading them made POSE's propagation
+/// slower than the queries it saved (RedBlackTree#insert with repOK at scope 5: +0.9 s).
 pub(super) fn solved(ev: &mut Evaluator<'_>, known: Known<'_>, x: &Term, v: u64) -> Option<(Rc<str>, Val)> {
-    let lin = linear(ev, known, x, DEPTH)?;
+    let lin = linear(ev, known, x, DEPTH, false)?;
     let [(name, k, w)] = lin.xs.as_slice() else { return None };
     if k.abs() != 1 || *w != x.width() {
         return None;
