@@ -212,23 +212,13 @@ impl<S: Solver> ModelCache<S> {
     /// repOK at scope 4 over the 47 public SIR methods this and the equalities propagation
     /// solves took uber's Z3 queries from 164 to 33, lazy's from 58 to 19, POSE's 245 to 115.
     fn decided_model(&mut self, pc: &[Term]) -> Option<Assignment> {
-        let (base, _) = self.models.first()?;
-        let starts: Vec<Assignment> = self
-            .propagator
-            .decided(pc)
-            .into_iter()
-            .map(|facts| {
-                let mut m = base.clone();
-                m.values.extend(facts.values.iter().map(|(k, v)| (k.clone(), v.clone())));
-                m
-            })
-            .collect();
-        starts.iter().find_map(|m| {
-            let mut ev = Evaluator::new(m);
-            if pc.iter().all(|t| ev.eval(t) == Some(Val::Bool(true))) {
-                return Some(m.clone());
-            }
-            self.repairer.repair(m, &[], pc)
+        let ModelCache { models, propagator, repairer, .. } = self;
+        let (base, _) = models.first()?;
+        propagator.decided(pc).into_iter().find_map(|facts| {
+            let mut start = base.clone();
+            start.values.extend(facts.values.iter().map(|(k, v)| (k.clone(), v.clone())));
+            // A start that satisfies `pc` comes back as it is (the walk's first pass).
+            repairer.repair(&start, &[], pc)
         })
     }
 
