@@ -19,8 +19,10 @@
 //! (`1 + (L1.exists ? 1 : 0) + ... <=u 4`): more existing than the scope holds refutes, and as
 //! many as it holds says the rest do not exist; and signed ranges of the symbols a sum or
 //! difference compared leaves alone (`0 <= L2.height` makes `(0 - L2.height) <= 1` true:
-//! `propagate_linear.rs`). A constraint the facts make false, or two facts that disagree,
-//! refute the whole conjunction; when propagation finds nothing, a few
+//! `propagate_linear.rs`), and the linear form an equality of two such terms gives one of
+//! their symbols (`(L1.degree - 1) == L4.degree` makes `L4.degree` `L1.degree - 1`). A
+//! constraint the facts make false, or two facts that disagree, refute the whole
+//! conjunction; when propagation finds nothing, a few
 //! symbols of a small domain (such a bound, or uber's candidate domain `(0 == L1.right) ||
 //! (2 == L1.right) || (3 == L1.right)`) with two values left are split on. Sound, not
 //! complete: `false` only means that propagation found no contradiction (the solver decides).
@@ -52,6 +54,8 @@ struct Learned {
     same: Vec<(Rc<str>, Rc<str>)>,
     /// Signed ranges of symbols (name, width, range).
     bounds: Vec<(Rc<str>, u32, (i128, i128))>,
+    /// Symbols found equal to a linear form of others (`propagate_linear.rs`).
+    defs: Vec<(Rc<str>, u32, linear::Lin)>,
 }
 
 /// The bit-vector values each symbol is known to differ from.
@@ -63,12 +67,18 @@ type Atoms = HashMap<(u32, u32), bool, IdBuild>;
 /// The signed range each undecided bit-vector symbol is known to lie in (`propagate_linear.rs`).
 type Bounds = HashMap<Rc<str>, (i128, i128), IdBuild>;
 
+/// The undecided bit-vector symbols known to equal a linear form of others (`L3.degree`
+/// is `L1.degree - 1`), as signed integers: the forms name no symbol that has one itself
+/// when they are learned.
+type Defs = HashMap<Rc<str>, (u32, linear::Lin), IdBuild>;
+
 /// What the facts say besides symbol values: the values symbols differ from, and equalities.
 #[derive(Clone, Copy)]
 struct Known<'a> {
     unequal: &'a Unequal,
     atoms: &'a Atoms,
     bounds: &'a Bounds,
+    defs: &'a Defs,
 }
 
 /// Whether the conjunction of `pc` is unsatisfiable by unit propagation, or by a strict
@@ -272,16 +282,21 @@ struct Facts {
     /// The undecided symbols each is known to equal: they differ from the same values.
     same: HashMap<Rc<str>, HashSet<Rc<str>, IdBuild>, IdBuild>,
     bounds: Bounds,
+    defs: Defs,
 }
 
 impl Facts {
+    fn known(&self) -> Known<'_> {
+        Known { unequal: &self.unequal, atoms: &self.atoms, bounds: &self.bounds, defs: &self.defs }
+    }
+
     /// Propagation to a fixpoint, then the order cycles through the branches it decides.
     fn refuted(&mut self, pc: &[Term], syms: &[Rc<[Rc<str>]>], bounds: &[(Rc<str>, Domain)], start: Dirty) -> bool {
         if self.propagate(pc, syms, bounds, start) {
             return true;
         }
         let mut ev = Evaluator::partial(&self.values);
-        let known = Known { unequal: &self.unequal, atoms: &self.atoms, bounds: &self.bounds };
+        let known = self.known();
         super::order::refutes_resolved(pc, &mut |t| taken_branch(&mut ev, known, t))
     }
 
@@ -315,16 +330,39 @@ impl Facts {
                     _ => {}
                 }
             }
+            // A symbol whose form the values now decide takes the form's value.
+            for (name, (w, form)) in &self.defs {
+                if !self.values.values.contains_key(name)
+                    && let Some(v) = form.value(&self.values, *w)
+                {
+                    learned.equal.push((name.clone(), Val::Bv(v)));
+                }
+            }
             {
                 let mut ev = Evaluator::partial(&self.values);
-                let known = Known { unequal: &self.unequal, atoms: &self.atoms, bounds: &self.bounds };
+                let known =
+                    Known { unequal: &self.unequal, atoms: &self.atoms, bounds: &self.bounds, defs: &self.defs };
                 for (i, t) in pc.iter().enumerate() {
                     if !dirty.covers(i, syms.get(i).map_or(&[][..], |s| &s[..])) {
                         continue;
                     }
                     match decided(&mut ev, known, t) {
                         Some(false) => return true,
-                        Some(true) => {}
+                        // An equality known true before its sides were exact (a bound
+                        // learned since) may define a symbol now.
+                        Some(true) => {
+                            if let Node::Eq(a, b) = t.node()
+                                && a.width() > 0
+                            {
+                                let (x, y) = (taken_branch(&mut ev, known, a), taken_branch(&mut ev, known, b));
+                                if (linear::arithmetic(known, &x) || linear::arithmetic(known, &y))
+                                    && ev.eval(&x).is_none()
+                                    && ev.eval(&y).is_none()
+                                {
+                                    learned.defs.extend(linear::defined(&mut ev, known, &x, &y));
+                                }
+                            }
+                        }
                         None => force(&mut ev, known, t, true, &mut learned),
                     }
                 }
@@ -398,6 +436,19 @@ impl Facts {
             self.bounds.insert(name.clone(), (lo, hi));
             grew.names.insert(name);
         }
+        for (name, w, form) in learned.defs {
+            // Acyclic: the form, with the forms learned since substituted, must not name
+            // the symbol (two equalities of one round may define each other's symbols).
+            if self.values.values.contains_key(&name) || self.defs.contains_key(&name) {
+                continue;
+            }
+            if let Some(form) = linear::expanded(&self.defs, form)
+                && !form.names(&name)
+            {
+                self.defs.insert(name.clone(), (w, form));
+                grew.names.insert(name);
+            }
+        }
         for (a, b) in learned.same {
             // A symbol's disequalities now count for the other (see `left`).
             if self.same.entry(a.clone()).or_default().insert(b.clone()) {
@@ -431,7 +482,13 @@ fn decided(ev: &mut Evaluator<'_>, known: Known<'_>, t: &Term) -> Option<bool> {
             }
             match (ev.eval(&x), ev.eval(&y)) {
                 (Some(p), Some(q)) => Some(p == q),
-                (None, None) => known.atoms.get(&atom(&x, &y)).copied(),
+                // Two undecided sides: a difference their linear forms decide
+                // (`propagate_linear.rs`; it may deny an equality found true), or an
+                // equality known.
+                (None, None) => (linear::arithmetic(known, &x) || linear::arithmetic(known, &y))
+                    .then(|| linear::equal(ev, known, &x, &y))
+                    .flatten()
+                    .or_else(|| known.atoms.get(&atom(&x, &y)).copied()),
                 // One side decided: a symbol known to differ from it, or else `force` learns
                 // what the other side must be.
                 _ => differs(ev, known, &x, &y).then_some(false),
@@ -571,6 +628,9 @@ fn force(ev: &mut Evaluator<'_>, known: Known<'_>, t: &Term, want: bool, out: &m
                 out.atoms.push((atom(&x, &y), want));
                 if let (true, Node::Var(a, _), Node::Var(b, _)) = (want, x.node(), y.node()) {
                     out.same.push((a.clone(), b.clone()));
+                }
+                if want && (linear::arithmetic(known, &x) || linear::arithmetic(known, &y)) {
+                    out.defs.extend(linear::defined(ev, known, &x, &y));
                 }
             }
         }

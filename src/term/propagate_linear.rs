@@ -6,7 +6,9 @@
 //! from the symbols' known bounds, lies within the signed range of the width, the term's
 //! signed value is the form's value: a comparison of two such terms is then decided by the
 //! range of their difference (`(1 - L3.height) <= 1` once `L3.height >= 1`), and one that
-//! leaves a single symbol bounds it (`0 <= L2.height`).
+//! leaves a single symbol bounds it (`0 <= L2.height`). An equality of two such terms
+//! makes one of its symbols a linear form of the others, read in its place from then on
+//! (`(L1.level - 1) == L6.level`, then `L1.level == (L6.level - 1)` is false).
 
 use std::rc::Rc;
 
@@ -34,6 +36,33 @@ impl Lin {
         }
         self.xs.retain(|(_, k, _)| *k != 0);
         self
+    }
+
+    /// Whether the form names the symbol `name`.
+    pub(super) fn names(&self, name: &str) -> bool {
+        self.xs.iter().any(|(n, _, _)| n.as_ref() == name)
+    }
+
+    /// The form with the symbols `ev` values replaced by their (signed) values.
+    fn valued(&self, ev: &Evaluator<'_>) -> Lin {
+        let mut out = Lin { c: self.c, xs: Vec::with_capacity(self.xs.len()) };
+        for (n, k, w) in &self.xs {
+            match ev.value_of(n) {
+                Some(Val::Bv(v)) => out.c += k * i128::from(sign_extend(*v, *w)),
+                _ => out.xs.push((n.clone(), *k, *w)),
+            }
+        }
+        out
+    }
+
+    /// The form's value as a `w`-bit value when `values` decide all its symbols.
+    pub(super) fn value(&self, values: &crate::term::Assignment, w: u32) -> Option<u64> {
+        let mut c = self.c;
+        for (n, k, sw) in &self.xs {
+            let Some(Val::Bv(v)) = values.values.get(n) else { return None };
+            c += k * i128::from(sign_extend(*v, *sw));
+        }
+        Some(crate::term::mask(c as i64 as u64, w))
     }
 
     /// The integer range of the form, each symbol within `range`.
@@ -77,7 +106,10 @@ fn linear(ev: &mut Evaluator<'_>, known: Known<'_>, t: &Term, depth: u32, branch
         return Some(Lin { c: i128::from(sign_extend(v, w)), xs: Vec::new() });
     }
     Some(match t.node() {
-        Node::Var(name, _) => Lin { c: 0, xs: vec![(name.clone(), 1, w)] },
+        Node::Var(name, _) => match known.defs.get(name) {
+            Some((_, form)) => form.valued(ev),
+            None => Lin { c: 0, xs: vec![(name.clone(), 1, w)] },
+        },
         Node::Ite(c, x, y) if branches => match decided(ev, known, c)? {
             true => linear(ev, known, x, depth - 1, branches)?,
             false => linear(ev, known, y, depth - 1, branches)?,
@@ -106,11 +138,78 @@ pub(super) fn solved(ev: &mut Evaluator<'_>, known: Known<'_>, x: &Term, v: u64)
     Some((name.clone(), Val::Bv(s as u64)))
 }
 
+/// Whether `t` is a sum or difference, or a symbol with a linear form: an equality of two
+/// terms of which neither is says nothing the symbols' own equality (`same`) does not.
+pub(super) fn arithmetic(known: Known<'_>, t: &Term) -> bool {
+    match t.node() {
+        Node::Bin(BvOp::Add | BvOp::Sub, ..) | Node::Neg(_) => true,
+        Node::Var(name, _) => known.defs.contains_key(name),
+        _ => false,
+    }
+}
+
+/// `form` with the forms of its symbols in `defs` substituted (a few levels deep).
+pub(super) fn expanded(defs: &super::Defs, form: Lin) -> Option<Lin> {
+    let mut form = form;
+    for _ in 0..DEPTH {
+        let Some(i) = form.xs.iter().position(|(n, _, _)| defs.contains_key(n)) else { return Some(form) };
+        let (n, k, _) = form.xs.remove(i);
+        let (_, def) = defs.get(&n)?.clone();
+        form = form.plus(Lin { c: def.c * k, xs: def.xs.into_iter().map(|(m, j, w)| (m, j * k, w)).collect() }, 1);
+    }
+    None
+}
+
+/// `a == b` holding, with both sides exact: a symbol of their difference with coefficient
+/// 1 or -1 (of the widest range, then the first by name) as a linear form of the others.
+/// Both signed values lie within their width's range, so they are equal as integers, and
+/// so is the symbol's signed value to the form's (`(L1.degree - 1) == L4.degree` makes
+/// `L4.degree` the form `L1.degree - 1`, which then decides `L4.degree < L1.degree`).
+pub(super) fn defined(ev: &mut Evaluator<'_>, known: Known<'_>, a: &Term, b: &Term) -> Option<(Rc<str>, u32, Lin)> {
+    let d = difference(ev, known, a, b)?;
+    // The symbol of the widest range: its form then has a narrower one (`L1.degree` in
+    // `[1, 30]` leaves `L4.degree`, of no bounds, the form `L1.degree - 1`, in `[0, 29]`).
+    let width = |(n, _, w): &(Rc<str>, i128, u32)| {
+        let (lo, hi) = symbol_range(known, n, *w);
+        hi - lo
+    };
+    let (i, _) =
+        d.xs.iter().enumerate().filter(|(_, x)| x.1.abs() == 1).fold(None, |best: Option<(usize, i128)>, (i, x)| {
+            match best {
+                Some((_, r)) if r >= width(x) => best,
+                _ => Some((i, width(x))),
+            }
+        })?;
+    let mut rest = d;
+    let (name, k, w) = rest.xs.remove(i);
+    // k·x + rest == 0, so x == -k·rest.
+    let form = Lin { c: -k * rest.c, xs: rest.xs.into_iter().map(|(m, j, w)| (m, -k * j, w)).collect() };
+    Some((name, w, form))
+}
+
 /// `a - b` as a linear form with its range, when `a` and `b` are both exact.
 fn difference(ev: &mut Evaluator<'_>, known: Known<'_>, a: &Term, b: &Term) -> Option<Lin> {
     let (x, _) = exact(ev, known, a)?;
     let (y, _) = exact(ev, known, b)?;
     Some(x.plus(y, -1))
+}
+
+/// The truth of `a == b` their difference decides: both exact, equal when it is 0 and
+/// unequal when its range excludes 0 (`L1.level == (L6.level - 1)` once `L6.level` is
+/// `L1.level - 1`).
+pub(super) fn equal(ev: &mut Evaluator<'_>, known: Known<'_>, a: &Term, b: &Term) -> Option<bool> {
+    if a.width() == 0 || a.width() > 64 {
+        return None;
+    }
+    let d = difference(ev, known, a, b)?;
+    let (lo, hi) = d.range(known);
+    if (lo, hi) == (0, 0) {
+        Some(true)
+    } else if lo > 0 || hi < 0 {
+        Some(false)
+    } else {
+        None
+    }
 }
 
 /// The truth of the signed comparison `a op b` the ranges decide.

@@ -1,7 +1,7 @@
 //! Unit propagation's refutations (term/propagate.rs), on the path conditions of the heaps.
 
 use super::*;
-use crate::term::{BvCmp, Sort, TermPool};
+use crate::term::{BvCmp, BvOp, Sort, TermPool};
 
 /// `x <=u k` over 16-bit values (POSE's numbering of its symbols).
 fn at_most(p: &mut TermPool, x: &Term, k: i64) -> Term {
@@ -369,4 +369,28 @@ fn a_sum_that_may_wrap_around_is_not_decided() {
     let wraps = p.cmp(BvCmp::Sle, &next, &x);
     assert!(!refuted_by_propagation(std::slice::from_ref(&wraps)));
     assert!(refuted_by_propagation(&[p.cmp(BvCmp::Sle, &x, &five), wraps]));
+}
+
+#[test]
+fn two_symbols_an_equality_relates_decide_their_comparisons() {
+    // AATree's P-search: `(L1.level - 1) == L6.level` and `L1.level == (L6.level - 1)`
+    // cannot both hold; BinomialHeap's `(L1.degree - 1) == L4.degree` with `0 <= L1.degree`
+    // denies `L1.degree <= L4.degree` (without the bound `L1.degree` may be the least int,
+    // and `L4.degree` the largest).
+    let mut p = TermPool::default();
+    let (l1, l6) = (p.var("L1.level", Sort::Bv(32)), p.var("L6.level", Sort::Bv(32)));
+    let (zero, one) = (p.int(0), p.int(1));
+    let l1m = p.bin(BvOp::Sub, &l1, &one);
+    let l6m = p.bin(BvOp::Sub, &l6, &one);
+    let below = p.eq(&l1m, &l6);
+    let above = p.eq(&l1, &l6m);
+    let positive = p.slt(&zero, &l1);
+    assert!(refuted_by_propagation(&[positive.clone(), below.clone(), above.clone()]));
+    // Without a bound the sides may wrap around: `L1.level - 1` is no integer form.
+    let l4 = p.var("L4.degree", Sort::Bv(32));
+    let at_least = p.sle(&zero, &l1);
+    let degree = p.eq(&l1m, &l4);
+    let not_below = p.sle(&l1, &l4);
+    assert!(refuted_by_propagation(&[at_least, degree.clone(), not_below.clone()]));
+    assert!(!refuted_by_propagation(&[degree, not_below]));
 }
