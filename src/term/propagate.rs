@@ -55,7 +55,7 @@ struct Learned {
     /// Signed ranges of symbols (name, width, range).
     bounds: Vec<(Rc<str>, u32, (i128, i128))>,
     /// Symbols found equal to a linear form of others (`propagate_linear.rs`).
-    defs: Vec<(Rc<str>, u32, linear::Lin)>,
+    defs: Vec<(Rc<str>, u32, linear::Lin, bool)>,
 }
 
 /// The bit-vector values each symbol is known to differ from.
@@ -68,9 +68,10 @@ type Atoms = HashMap<(u32, u32), bool, IdBuild>;
 type Bounds = HashMap<Rc<str>, (i128, i128), IdBuild>;
 
 /// The undecided bit-vector symbols known to equal a linear form of others (`L3.degree`
-/// is `L1.degree - 1`), as signed integers: the forms name no symbol that has one itself
-/// when they are learned.
-type Defs = HashMap<Rc<str>, (u32, linear::Lin), IdBuild>;
+/// is `L1.degree - 1`), with their width and whether they are equal as signed integers
+/// (exact) or modulo 2^w only: the forms name no symbol that has one itself when they are
+/// learned.
+type Defs = HashMap<Rc<str>, (u32, linear::Lin, bool), IdBuild>;
 
 /// What the facts say besides symbol values: the values symbols differ from, and equalities.
 #[derive(Clone, Copy)]
@@ -331,7 +332,7 @@ impl Facts {
                 }
             }
             // A symbol whose form the values now decide takes the form's value.
-            for (name, (w, form)) in &self.defs {
+            for (name, (w, form, _)) in &self.defs {
                 if !self.values.values.contains_key(name)
                     && let Some(v) = form.value(&self.values, *w)
                 {
@@ -436,16 +437,26 @@ impl Facts {
             self.bounds.insert(name.clone(), (lo, hi));
             grew.names.insert(name);
         }
-        for (name, w, form) in learned.defs {
+        for (name, w, form, exact) in learned.defs {
             // Acyclic: the form, with the forms learned since substituted, must not name
             // the symbol (two equalities of one round may define each other's symbols).
-            if self.values.values.contains_key(&name) || self.defs.contains_key(&name) {
+            // An exact form takes the place of one modulo 2^w (a bound learned since).
+            if self.values.values.contains_key(&name) || self.defs.get(&name).is_some_and(|(_, _, e)| *e || !exact) {
                 continue;
             }
-            if let Some(form) = linear::expanded(&self.defs, form)
+            if exact {
+                // The symbols of an exact form keep no form modulo 2^w (which would make it
+                // one modulo 2^w as well).
+                for (m, _, _) in form.xs() {
+                    if self.defs.get(m).is_some_and(|(_, _, e)| !*e) {
+                        self.defs.remove(m);
+                    }
+                }
+            }
+            if let Some((form, exact)) = linear::expanded(&self.defs, form, exact)
                 && !form.names(&name)
             {
-                self.defs.insert(name.clone(), (w, form));
+                self.defs.insert(name.clone(), (w, form, exact));
                 grew.names.insert(name);
             }
         }

@@ -38,6 +38,11 @@ impl Lin {
         self
     }
 
+    /// The form's symbols, with their coefficients and widths.
+    pub(super) fn xs(&self) -> &[(Rc<str>, i128, u32)] {
+        &self.xs
+    }
+
     /// Whether the form names the symbol `name`.
     pub(super) fn names(&self, name: &str) -> bool {
         self.xs.iter().any(|(n, _, _)| n.as_ref() == name)
@@ -89,7 +94,7 @@ fn symbol_range(known: Known<'_>, name: &str, w: u32) -> (i128, i128) {
 /// The linear form of `t` under the facts, with its range, when that range is within the
 /// signed range of `t`'s width (the form's value is then `t`'s signed value).
 fn exact(ev: &mut Evaluator<'_>, known: Known<'_>, t: &Term) -> Option<(Lin, (i128, i128))> {
-    let lin = linear(ev, known, t, DEPTH, true)?;
+    let lin = linear(ev, known, t, DEPTH, true, false)?;
     let r = lin.range(known);
     let (lo, hi) = signed(t.width());
     (r.0 >= lo && r.1 <= hi).then_some((lin, r))
@@ -97,7 +102,17 @@ fn exact(ev: &mut Evaluator<'_>, known: Known<'_>, t: &Term) -> Option<(Lin, (i1
 
 /// The linear form of `t`, with `branches` reading the if-then-else branches the facts
 /// decide; `None` for any other operation, an undecided branch, or a term wider than 64 bits.
-fn linear(ev: &mut Evaluator<'_>, known: Known<'_>, t: &Term, depth: u32, branches: bool) -> Option<Lin> {
+/// A symbol with a linear form reads as that form when it is exact (equal as integers), and
+/// with `modular` also when it is equal modulo 2^w only: the result is then `t` modulo 2^w,
+/// for equalities and for solving them, never for a range.
+fn linear(
+    ev: &mut Evaluator<'_>,
+    known: Known<'_>,
+    t: &Term,
+    depth: u32,
+    branches: bool,
+    modular: bool,
+) -> Option<Lin> {
     let w = t.width();
     if depth == 0 || w == 0 || w > 64 {
         return None;
@@ -107,18 +122,18 @@ fn linear(ev: &mut Evaluator<'_>, known: Known<'_>, t: &Term, depth: u32, branch
     }
     Some(match t.node() {
         Node::Var(name, _) => match known.defs.get(name) {
-            Some((_, form)) => form.valued(ev),
-            None => Lin { c: 0, xs: vec![(name.clone(), 1, w)] },
+            Some((_, form, exact)) if *exact || modular => form.valued(ev),
+            _ => Lin { c: 0, xs: vec![(name.clone(), 1, w)] },
         },
         Node::Ite(c, x, y) if branches => match decided(ev, known, c)? {
-            true => linear(ev, known, x, depth - 1, branches)?,
-            false => linear(ev, known, y, depth - 1, branches)?,
+            true => linear(ev, known, x, depth - 1, branches, modular)?,
+            false => linear(ev, known, y, depth - 1, branches, modular)?,
         },
         Node::Bin(op @ (BvOp::Add | BvOp::Sub), a, b) => {
-            let x = linear(ev, known, a, depth - 1, branches)?;
-            x.plus(linear(ev, known, b, depth - 1, branches)?, if *op == BvOp::Add { 1 } else { -1 })
+            let x = linear(ev, known, a, depth - 1, branches, modular)?;
+            x.plus(linear(ev, known, b, depth - 1, branches, modular)?, if *op == BvOp::Add { 1 } else { -1 })
         }
-        Node::Neg(a) => Lin::default().plus(linear(ev, known, a, depth - 1, branches)?, -1),
+        Node::Neg(a) => Lin::default().plus(linear(ev, known, a, depth - 1, branches, modular)?, -1),
         _ => return None,
     })
 }
@@ -129,7 +144,7 @@ fn linear(ev: &mut Evaluator<'_>, known: Known<'_>, t: &Term, depth: u32, branch
 /// if-then-else branches: every equality asks, and reading them made POSE's propagation
 /// slower than the queries it saved (RedBlackTree#insert with repOK at scope 5: +0.9 s).
 pub(super) fn solved(ev: &mut Evaluator<'_>, known: Known<'_>, x: &Term, v: u64) -> Option<(Rc<str>, Val)> {
-    let lin = linear(ev, known, x, DEPTH, false)?;
+    let lin = linear(ev, known, x, DEPTH, false, true)?;
     let [(name, k, w)] = lin.xs.as_slice() else { return None };
     if k.abs() != 1 || *w != x.width() {
         return None;
@@ -148,25 +163,37 @@ pub(super) fn arithmetic(known: Known<'_>, t: &Term) -> bool {
     }
 }
 
-/// `form` with the forms of its symbols in `defs` substituted (a few levels deep).
-pub(super) fn expanded(defs: &super::Defs, form: Lin) -> Option<Lin> {
-    let mut form = form;
+/// `form` with the forms of its symbols in `defs` substituted (a few levels deep), and
+/// whether it is still exact (`exact` and every form substituted exact).
+pub(super) fn expanded(defs: &super::Defs, form: Lin, exact: bool) -> Option<(Lin, bool)> {
+    let (mut form, mut exact) = (form, exact);
     for _ in 0..DEPTH {
-        let Some(i) = form.xs.iter().position(|(n, _, _)| defs.contains_key(n)) else { return Some(form) };
+        let Some(i) = form.xs.iter().position(|(n, _, _)| defs.contains_key(n)) else { return Some((form, exact)) };
         let (n, k, _) = form.xs.remove(i);
-        let (_, def) = defs.get(&n)?.clone();
+        let (_, def, e) = defs.get(&n)?.clone();
+        exact &= e;
         form = form.plus(Lin { c: def.c * k, xs: def.xs.into_iter().map(|(m, j, w)| (m, j * k, w)).collect() }, 1);
     }
     None
 }
 
-/// `a == b` holding, with both sides exact: a symbol of their difference with coefficient
-/// 1 or -1 (of the widest range, then the first by name) as a linear form of the others.
-/// Both signed values lie within their width's range, so they are equal as integers, and
-/// so is the symbol's signed value to the form's (`(L1.degree - 1) == L4.degree` makes
-/// `L4.degree` the form `L1.degree - 1`, which then decides `L4.degree < L1.degree`).
-pub(super) fn defined(ev: &mut Evaluator<'_>, known: Known<'_>, a: &Term, b: &Term) -> Option<(Rc<str>, u32, Lin)> {
-    let d = difference(ev, known, a, b)?;
+/// `a == b` holding: a symbol of their difference with coefficient 1 or -1 (of the widest
+/// range, then the first by name) as a linear form of the others, and whether it is exact.
+/// With both sides exact their signed values lie within their width's range, so they are
+/// equal as integers, and so is the symbol's signed value to the form's (`(L1.degree - 1)
+/// == L4.degree` makes `L4.degree` the form `L1.degree - 1`, which then decides `L4.degree <
+/// L1.degree`); otherwise they are equal modulo 2^w, and so are the symbol and the form
+/// (`(L1.level - 1) == L3.level` still denies `L1.level == (L3.level - 1)`).
+pub(super) fn defined(
+    ev: &mut Evaluator<'_>,
+    known: Known<'_>,
+    a: &Term,
+    b: &Term,
+) -> Option<(Rc<str>, u32, Lin, bool)> {
+    let (d, exact) = match difference(ev, known, a, b) {
+        Some(d) => (d, true),
+        None => (modular_difference(ev, known, a, b)?, false),
+    };
     // The symbol of the widest range: its form then has a narrower one (`L1.degree` in
     // `[1, 30]` leaves `L4.degree`, of no bounds, the form `L1.degree - 1`, in `[0, 29]`).
     let width = |(n, _, w): &(Rc<str>, i128, u32)| {
@@ -184,7 +211,13 @@ pub(super) fn defined(ev: &mut Evaluator<'_>, known: Known<'_>, a: &Term, b: &Te
     let (name, k, w) = rest.xs.remove(i);
     // k·x + rest == 0, so x == -k·rest.
     let form = Lin { c: -k * rest.c, xs: rest.xs.into_iter().map(|(m, j, w)| (m, -k * j, w)).collect() };
-    Some((name, w, form))
+    Some((name, w, form, exact))
+}
+
+/// `a - b` as a linear form modulo 2^w (symbols with a form only modulo 2^w read as it).
+fn modular_difference(ev: &mut Evaluator<'_>, known: Known<'_>, a: &Term, b: &Term) -> Option<Lin> {
+    let x = linear(ev, known, a, DEPTH, true, true)?;
+    Some(x.plus(linear(ev, known, b, DEPTH, true, true)?, -1))
 }
 
 /// `a - b` as a linear form with its range, when `a` and `b` are both exact.
@@ -196,12 +229,16 @@ fn difference(ev: &mut Evaluator<'_>, known: Known<'_>, a: &Term, b: &Term) -> O
 
 /// The truth of `a == b` their difference decides: both exact, equal when it is 0 and
 /// unequal when its range excludes 0 (`L1.level == (L6.level - 1)` once `L6.level` is
-/// `L1.level - 1`).
+/// `L1.level - 1`); else a difference modulo 2^w that is a constant.
 pub(super) fn equal(ev: &mut Evaluator<'_>, known: Known<'_>, a: &Term, b: &Term) -> Option<bool> {
-    if a.width() == 0 || a.width() > 64 {
+    let w = a.width();
+    if w == 0 || w > 64 {
         return None;
     }
-    let d = difference(ev, known, a, b)?;
+    let Some(d) = difference(ev, known, a, b) else {
+        let d = modular_difference(ev, known, a, b)?;
+        return d.xs.is_empty().then(|| d.c.rem_euclid(1i128 << w) == 0);
+    };
     let (lo, hi) = d.range(known);
     if (lo, hi) == (0, 0) {
         Some(true)

@@ -386,6 +386,12 @@ fn two_symbols_an_equality_relates_decide_their_comparisons() {
     let above = p.eq(&l1, &l6m);
     let positive = p.slt(&zero, &l1);
     assert!(refuted_by_propagation(&[positive.clone(), below.clone(), above.clone()]));
+    // Without the bound they differ by 2 modulo 2^32 all the same.
+    assert!(refuted_by_propagation(&[below.clone(), above.clone()]));
+    // `L1.level == L6.level + 1` agrees (whatever wraps around).
+    let l6p = p.bin(BvOp::Add, &l6, &one);
+    let agrees = p.eq(&l1, &l6p);
+    assert!(!refuted_by_propagation(&[below.clone(), agrees]));
     // Without a bound the sides may wrap around: `L1.level - 1` is no integer form.
     let l4 = p.var("L4.degree", Sort::Bv(32));
     let at_least = p.sle(&zero, &l1);
