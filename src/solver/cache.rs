@@ -214,12 +214,8 @@ impl<S: Solver> ModelCache<S> {
     fn decided_model(&mut self, pc: &[Term]) -> Option<Assignment> {
         let ModelCache { models, propagator, repairer, .. } = self;
         let (base, _) = models.first()?;
-        propagator.decided(pc).into_iter().find_map(|facts| {
-            let mut start = base.clone();
-            start.values.extend(facts.values.iter().map(|(k, v)| (k.clone(), v.clone())));
-            // A start that satisfies `pc` comes back as it is (the walk's first pass).
-            repairer.repair(&start, &[], pc)
-        })
+        // A start that satisfies `pc` comes back as it is (the walk's first pass).
+        propagator.starts(pc, base).into_iter().find_map(|start| repairer.repair(&start, &[], pc))
     }
 
     /// Moves [`ModelCache::refuted_share`] by a query past the recent models.

@@ -185,8 +185,8 @@ pub struct Propagator {
     recent: Vec<(Vec<Term>, Facts)>,
     /// The last query.
     last: Vec<Term>,
-    /// The values decided in the most decided case a split of the last query left open.
-    open: Option<(Vec<Term>, Assignment)>,
+    /// The facts of the most decided case a split of the last query left open.
+    open: Option<(Vec<Term>, Facts)>,
 }
 
 /// How many path conditions a [`Propagator`] keeps the facts of.
@@ -224,7 +224,7 @@ impl Propagator {
         if refuted_from(&mut facts, pc, syms, Dirty::after(from), splits, &mut open) {
             return true;
         }
-        self.open = open.map(|o| (pc.to_vec(), o.values));
+        self.open = open.map(|o| (pc.to_vec(), o));
         self.keep(pc, facts);
         false
     }
@@ -234,9 +234,38 @@ impl Propagator {
     /// those without the split. A model of `pc` often differs from a recent one in just these
     /// (a new node at a full scope: the node that leaves it, and what pointed to it).
     pub fn decided(&self, pc: &[Term]) -> Vec<&Assignment> {
-        let open = self.open.iter().filter(|(known, _)| known.as_slice() == pc).map(|(_, v)| v);
-        let plain = self.recent.first().filter(|(known, _)| known.as_slice() == pc).map(|(_, f)| &f.values);
-        open.chain(plain).filter(|a| !a.values.is_empty()).collect()
+        self.facts_of(pc).into_iter().map(|f| &f.values).filter(|a| !a.values.is_empty()).collect()
+    }
+
+    /// Models to start a repair of `pc` from, the query propagation last failed to refute
+    /// (none for any other), in the order of [`Propagator::decided`]: `base` with the values
+    /// decided, each symbol a range bounds moved into it, and each symbol with a linear form
+    /// given the form's value (BinomialHeap's `L4.degree >= 1` moves `L1.degree` to 3, its
+    /// children's degrees `L1.degree - 1` and `L1.degree - 2` follow: three coordinated
+    /// changes a repair walk does not find).
+    pub fn starts(&self, pc: &[Term], base: &Assignment) -> Vec<Assignment> {
+        let facts: Vec<&Facts> = self
+            .facts_of(pc)
+            .into_iter()
+            .filter(|f| !(f.values.values.is_empty() && f.bounds.is_empty() && f.defs.is_empty()))
+            .collect();
+        let mut widths: HashMap<Rc<str>, u32, IdBuild> = HashMap::default();
+        if facts.iter().any(|f| !f.bounds.is_empty()) {
+            for v in pc.iter().flat_map(Term::vars) {
+                if let Node::Var(name, super::Sort::Bv(w)) = v.node() {
+                    widths.insert(name.clone(), *w);
+                }
+            }
+        }
+        facts.into_iter().map(|f| f.start(base, &widths)).collect()
+    }
+
+    /// The facts of `pc` when it is the query propagation last failed to refute: those of the
+    /// case a split left open, then those without the split.
+    fn facts_of(&self, pc: &[Term]) -> Vec<&Facts> {
+        let open = self.open.iter().filter(|(known, _)| known.as_slice() == pc).map(|(_, f)| f);
+        let plain = self.recent.first().filter(|(known, _)| known.as_slice() == pc).map(|(_, f)| f);
+        open.chain(plain).collect()
     }
 
     fn keep(&mut self, pc: &[Term], facts: Facts) {
@@ -287,6 +316,47 @@ struct Facts {
 }
 
 impl Facts {
+    /// `base` with the decided values, the bounded symbols moved into their ranges and the
+    /// symbols with linear forms given their values (see [`Propagator::starts`]); `widths`
+    /// holds the widths of the bounded symbols.
+    fn start(&self, base: &Assignment, widths: &HashMap<Rc<str>, u32, IdBuild>) -> Assignment {
+        let mut a = base.clone();
+        a.values.extend(self.values.values.iter().map(|(k, v)| (k.clone(), v.clone())));
+        for (name, (lo, hi)) in &self.bounds {
+            let Some(&w) = widths.get(name) else { continue };
+            if self.values.values.contains_key(name) {
+                continue;
+            }
+            let now = match a.values.get(name) {
+                Some(Val::Bv(v)) => i128::from(super::sign_extend(*v, w)),
+                _ => 0,
+            };
+            let to = now.clamp(*lo, *hi);
+            if to != now {
+                a.values.insert(name.clone(), Val::Bv(super::mask(to as i64 as u64, w)));
+            }
+        }
+        // The forms name no symbol with a form of its own when learned, but one learned
+        // later may: a pass per form reaches the fixpoint.
+        for _ in 0..self.defs.len() {
+            let mut changed = false;
+            for (name, (w, form, _)) in &self.defs {
+                if self.values.values.contains_key(name) {
+                    continue;
+                }
+                let v = Val::Bv(form.value_in(&a, *w));
+                if a.values.get(name) != Some(&v) {
+                    a.values.insert(name.clone(), v);
+                    changed = true;
+                }
+            }
+            if !changed {
+                break;
+            }
+        }
+        a
+    }
+
     fn known(&self) -> Known<'_> {
         Known { unequal: &self.unequal, atoms: &self.atoms, bounds: &self.bounds, defs: &self.defs }
     }

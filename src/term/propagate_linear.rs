@@ -70,6 +70,15 @@ impl Lin {
         Some(crate::term::mask(c as i64 as u64, w))
     }
 
+    /// The form's value as a `w`-bit value under the assignment `a` (a symbol it lacks is 0).
+    pub(super) fn value_in(&self, a: &crate::term::Assignment, w: u32) -> u64 {
+        let c = self.xs.iter().fold(self.c, |c, (n, k, sw)| match a.values.get(n) {
+            Some(Val::Bv(v)) => c + k * i128::from(sign_extend(*v, *sw)),
+            _ => c,
+        });
+        crate::term::mask(c as i64 as u64, w)
+    }
+
     /// The integer range of the form, each symbol within `range`.
     fn range(&self, known: Known<'_>) -> (i128, i128) {
         self.xs.iter().fold((self.c, self.c), |(lo, hi), (n, k, w)| {

@@ -400,3 +400,32 @@ fn two_symbols_an_equality_relates_decide_their_comparisons() {
     assert!(refuted_by_propagation(&[at_least, degree.clone(), not_below.clone()]));
     assert!(!refuted_by_propagation(&[degree, not_below]));
 }
+
+#[test]
+fn a_start_moves_bounded_symbols_into_range_and_their_forms_follow() {
+    // BinomialHeap's P-search: `L1`'s child `L3` and grandchild `L4` have degrees one and
+    // two below it; a recent model has 2, 1, 0, and the query asks `L4.degree - 1 >= 0`.
+    let mut p = TermPool::default();
+    let (l1, l3, l4) =
+        (p.var("L1.degree", Sort::Bv(32)), p.var("L3.degree", Sort::Bv(32)), p.var("L4.degree", Sort::Bv(32)));
+    let (zero, one, thirty) = (p.int(0), p.int(1), p.int(30));
+    let l1m = p.bin(BvOp::Sub, &l1, &one);
+    let l3m = p.bin(BvOp::Sub, &l3, &one);
+    let l4m = p.bin(BvOp::Sub, &l4, &one);
+    let pc = [p.sle(&zero, &l1), p.sle(&l1, &thirty), p.eq(&l1m, &l3), p.eq(&l3m, &l4), p.sle(&zero, &l4m)];
+    let mut base = Assignment::default();
+    for (n, v) in [("L1.degree", 2), ("L3.degree", 1), ("L4.degree", 0)] {
+        base.values.insert(Rc::from(n), Val::Bv(v));
+    }
+    let syms: Vec<Rc<[Rc<str>]>> = pc.iter().map(|t| t.var_names().into()).collect();
+    let mut prop = Propagator::default();
+    assert!(!prop.refuted(&pc, &syms));
+    let starts = prop.starts(&pc, &base);
+    assert!(!starts.is_empty());
+    for start in starts.iter().take(1) {
+        assert!(pc.iter().all(|t| start.eval_bool(t) == Some(true)), "{start:?}");
+        assert_eq!([start.get("L1.degree"), start.get("L4.degree")], [Some(&Val::Bv(3)), Some(&Val::Bv(1))]);
+    }
+    // No start for a query propagation did not last see.
+    assert!(prop.starts(&pc[..4], &base).is_empty());
+}
