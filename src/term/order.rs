@@ -165,9 +165,77 @@ pub(super) fn refutes_resolved(pc: &[Term], resolve: &mut dyn FnMut(&Term) -> Te
         return false;
     }
     const_edges(&mut consts, &mut all);
-    all.sort_unstable();
-    all.dedup();
-    all.iter().filter(|e| e.2).any(|&(a, b, _)| reaches(&all, &[], b, a, true))
+    strict_cycle(&all)
+}
+
+/// Whether a strict edge lies on a cycle: its ends in one strongly connected component
+/// (Tarjan's algorithm, iterative; one walk over the graph instead of one per strict edge).
+fn strict_cycle(edges: &[Edge]) -> bool {
+    let mut nodes: Vec<u32> = edges.iter().flat_map(|e| [e.0, e.1]).collect();
+    nodes.sort_unstable();
+    nodes.dedup();
+    let index = |id: u32| nodes.binary_search(&id).unwrap_or_default();
+    let n = nodes.len();
+    // Adjacency by source index.
+    let mut adj: Vec<(usize, usize)> = edges.iter().map(|e| (index(e.0), index(e.1))).collect();
+    adj.sort_unstable();
+    adj.dedup();
+    let mut start = vec![0usize; n + 1];
+    for &(a, _) in &adj {
+        start[a + 1] += 1;
+    }
+    for i in 0..n {
+        start[i + 1] += start[i];
+    }
+    const NONE: usize = usize::MAX;
+    let (mut order, mut low, mut comp) = (vec![NONE; n], vec![0usize; n], vec![NONE; n]);
+    let (mut next, mut comps) = (0usize, 0usize);
+    let mut stack: Vec<usize> = Vec::new();
+    let mut on_stack = vec![false; n];
+    for root in 0..n {
+        if order[root] != NONE {
+            continue;
+        }
+        // (node, next edge to look at)
+        let mut walk: Vec<(usize, usize)> = vec![(root, start[root])];
+        order[root] = next;
+        low[root] = next;
+        next += 1;
+        stack.push(root);
+        on_stack[root] = true;
+        while let Some(&mut (v, ref mut e)) = walk.last_mut() {
+            if *e < start[v + 1] {
+                let w = adj[*e].1;
+                *e += 1;
+                if order[w] == NONE {
+                    order[w] = next;
+                    low[w] = next;
+                    next += 1;
+                    stack.push(w);
+                    on_stack[w] = true;
+                    walk.push((w, start[w]));
+                } else if on_stack[w] {
+                    low[v] = low[v].min(order[w]);
+                }
+                continue;
+            }
+            walk.pop();
+            if let Some(&(u, _)) = walk.last() {
+                low[u] = low[u].min(low[v]);
+            }
+            if low[v] == order[v] {
+                while let Some(w) = stack.pop() {
+                    on_stack[w] = false;
+                    comp[w] = comps;
+                    if w == v {
+                        break;
+                    }
+                }
+                comps += 1;
+            }
+        }
+    }
+    edges.iter().filter(|e| e.2).any(|e| comp[index(e.0)] == comp[index(e.1)])
 }
 
 #[cfg(test)]
@@ -216,5 +284,17 @@ mod tests {
         let lt3 = p.slt(&a, &three);
         assert!(refutes(std::slice::from_ref(&lt3), &[&p.sle(&five, &a)]));
         assert!(!refutes(&[lt3], &[&p.sle(&a, &five)]));
+    }
+
+    #[test]
+    fn a_strict_edge_closes_a_cycle_only_inside_one_component() {
+        // 1 <= 2 <= 3 <= 1 is a cycle without a strict edge; 3 < 4 leaves it.
+        let loose = [(1, 2, false), (2, 3, false), (3, 1, false), (3, 4, true)];
+        assert!(!strict_cycle(&loose));
+        // 4 <= 1 takes 4 into the component: 3 < 4 <= 1 <= 2 <= 3.
+        assert!(strict_cycle(&[&loose[..], &[(4, 1, false)]].concat()));
+        // Two components joined one way only, and a strict self-loop.
+        assert!(!strict_cycle(&[(1, 2, false), (2, 1, false), (2, 3, true), (3, 4, false), (4, 3, false)]));
+        assert!(strict_cycle(&[(7, 7, true)]));
     }
 }
