@@ -411,8 +411,7 @@ impl Facts {
             }
             {
                 let mut ev = Evaluator::partial(&self.values);
-                let known =
-                    Known { unequal: &self.unequal, atoms: &self.atoms, bounds: &self.bounds, defs: &self.defs };
+                let known = self.known();
                 for (i, t) in pc.iter().enumerate() {
                     if !dirty.covers(i, syms.get(i).map_or(&[][..], |s| &s[..])) {
                         continue;
@@ -426,10 +425,7 @@ impl Facts {
                                 && a.width() > 0
                             {
                                 let (x, y) = (taken_branch(&mut ev, known, a), taken_branch(&mut ev, known, b));
-                                if (linear::arithmetic(known, &x) || linear::arithmetic(known, &y))
-                                    && ev.eval(&x).is_none()
-                                    && ev.eval(&y).is_none()
-                                {
+                                if ev.eval(&x).is_none() && ev.eval(&y).is_none() {
                                     learned.defs.extend(linear::defined(&mut ev, known, &x, &y));
                                 }
                             }
@@ -566,10 +562,7 @@ fn decided(ev: &mut Evaluator<'_>, known: Known<'_>, t: &Term) -> Option<bool> {
                 // Two undecided sides: a difference their linear forms decide
                 // (`propagate_linear.rs`; it may deny an equality found true), or an
                 // equality known.
-                (None, None) => (linear::arithmetic(known, &x) || linear::arithmetic(known, &y))
-                    .then(|| linear::equal(ev, known, &x, &y))
-                    .flatten()
-                    .or_else(|| known.atoms.get(&atom(&x, &y)).copied()),
+                (None, None) => linear::equal(ev, known, &x, &y).or_else(|| known.atoms.get(&atom(&x, &y)).copied()),
                 // One side decided: a symbol known to differ from it, or else `force` learns
                 // what the other side must be.
                 _ => differs(ev, known, &x, &y).then_some(false),
@@ -710,7 +703,7 @@ fn force(ev: &mut Evaluator<'_>, known: Known<'_>, t: &Term, want: bool, out: &m
                 if let (true, Node::Var(a, _), Node::Var(b, _)) = (want, x.node(), y.node()) {
                     out.same.push((a.clone(), b.clone()));
                 }
-                if want && (linear::arithmetic(known, &x) || linear::arithmetic(known, &y)) {
+                if want {
                     out.defs.extend(linear::defined(ev, known, &x, &y));
                 }
             }

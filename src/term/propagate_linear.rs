@@ -163,8 +163,9 @@ pub(super) fn solved(ev: &mut Evaluator<'_>, known: Known<'_>, x: &Term, v: u64)
 }
 
 /// Whether `t` is a sum or difference, or a symbol with a linear form: an equality of two
-/// terms of which neither is says nothing the symbols' own equality (`same`) does not.
-pub(super) fn arithmetic(known: Known<'_>, t: &Term) -> bool {
+/// terms of which neither is says nothing the symbols' own equality (`same`) does not, and
+/// [`defined`] and [`equal`] leave it alone (POSE's many equalities of references).
+fn arithmetic(known: Known<'_>, t: &Term) -> bool {
     match t.node() {
         Node::Bin(BvOp::Add | BvOp::Sub, ..) | Node::Neg(_) => true,
         Node::Var(name, _) => known.defs.contains_key(name),
@@ -199,6 +200,9 @@ pub(super) fn defined(
     a: &Term,
     b: &Term,
 ) -> Option<(Rc<str>, u32, Lin, bool)> {
+    if !arithmetic(known, a) && !arithmetic(known, b) {
+        return None;
+    }
     let (d, exact) = match difference(ev, known, a, b) {
         Some(d) => (d, true),
         None => (modular_difference(ev, known, a, b)?, false),
@@ -241,7 +245,7 @@ fn difference(ev: &mut Evaluator<'_>, known: Known<'_>, a: &Term, b: &Term) -> O
 /// `L1.level - 1`); else a difference modulo 2^w that is a constant.
 pub(super) fn equal(ev: &mut Evaluator<'_>, known: Known<'_>, a: &Term, b: &Term) -> Option<bool> {
     let w = a.width();
-    if w == 0 || w > 64 {
+    if w == 0 || w > 64 || (!arithmetic(known, a) && !arithmetic(known, b)) {
         return None;
     }
     let Some(d) = difference(ev, known, a, b) else {
