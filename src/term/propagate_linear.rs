@@ -62,12 +62,8 @@ impl Lin {
 
     /// The form's value as a `w`-bit value when `values` decide all its symbols.
     pub(super) fn value(&self, values: &crate::term::Assignment, w: u32) -> Option<u64> {
-        let mut c = self.c;
-        for (n, k, sw) in &self.xs {
-            let Some(Val::Bv(v)) = values.values.get(n) else { return None };
-            c += k * i128::from(sign_extend(*v, *sw));
-        }
-        Some(crate::term::mask(c as i64 as u64, w))
+        let decided = self.xs.iter().all(|(n, _, _)| matches!(values.values.get(n), Some(Val::Bv(_))));
+        decided.then(|| self.value_in(values, w))
     }
 
     /// The form's value as a `w`-bit value under the assignment `a` (a symbol it lacks is 0).
