@@ -7,59 +7,86 @@
 
 use super::{BvCmp, Node, Sort, Term};
 
-/// `from <= to`, or `from < to` when `strict`, between two terms (by id).
-type Edge = (u32, u32, bool);
+/// `from <= to`, or `from < to` when `strict`, between two terms (by id) of a width.
+type Edge = (u32, u32, bool, u32);
 
 /// A constant an edge compares: width, signed value, term id.
 type Const = (u32, i64, u32);
 
-/// The order edges a constraint states: its conjuncts' signed comparisons and equalities,
-/// between their operands as `resolve` gives them. `consts` collects the constants they
-/// compare. `false` when a conjunct denies that a term equals itself (`!(a == a)`).
-fn edges(t: &Term, resolve: &mut dyn FnMut(&Term) -> Term, out: &mut Vec<Edge>, consts: &mut Vec<Const>) -> bool {
-    let bv = |a: &Term| matches!(a.sort(), Sort::Bv(_));
-    // `a <= b` (`a < b` when strict), and `b <= a` too for an equality.
-    let (a, b, strict, both) = match t.node() {
-        Node::And(xs) => return xs.iter().all(|x| edges(x, resolve, out, consts)),
-        Node::Cmp(BvCmp::Slt, a, b) => (a, b, true, false),
-        Node::Cmp(BvCmp::Sle, a, b) => (a, b, false, false),
-        Node::Eq(a, b) if bv(a) => (a, b, false, true),
-        Node::Not(x) => match x.node() {
-            Node::Cmp(BvCmp::Slt, a, b) => (b, a, false, false),
-            Node::Cmp(BvCmp::Sle, a, b) => (b, a, true, false),
-            Node::Eq(a, b) if bv(a) => return resolve(a).id() != resolve(b).id(),
+/// The order edges of constraints, the constants they compare and the widths an ordering
+/// (not only an equality) compares: a width only equalities compare (uber's location
+/// numbers) has a strict cycle exactly where two constants are said to be equal.
+#[derive(Default)]
+struct Graph {
+    edges: Vec<Edge>,
+    consts: Vec<Const>,
+    ordered: Vec<u32>,
+}
+
+impl Graph {
+    /// Adds the order edges `t` states: its conjuncts' signed comparisons and equalities,
+    /// between their operands as `resolve` gives them. `false` when a conjunct denies that a
+    /// term equals itself (`!(a == a)`).
+    fn add(&mut self, t: &Term, resolve: &mut dyn FnMut(&Term) -> Term) -> bool {
+        let bv = |a: &Term| matches!(a.sort(), Sort::Bv(_));
+        // `a <= b` (`a < b` when strict), and `b <= a` too for an equality.
+        let (a, b, strict, both) = match t.node() {
+            Node::And(xs) => return xs.iter().all(|x| self.add(x, resolve)),
+            Node::Cmp(BvCmp::Slt, a, b) => (a, b, true, false),
+            Node::Cmp(BvCmp::Sle, a, b) => (a, b, false, false),
+            Node::Eq(a, b) if bv(a) => (a, b, false, true),
+            Node::Not(x) => match x.node() {
+                Node::Cmp(BvCmp::Slt, a, b) => (b, a, false, false),
+                Node::Cmp(BvCmp::Sle, a, b) => (b, a, true, false),
+                Node::Eq(a, b) if bv(a) => return resolve(a).id() != resolve(b).id(),
+                _ => return true,
+            },
             _ => return true,
-        },
-        _ => return true,
-    };
-    let (a, b) = (resolve(a), resolve(b));
-    for x in [&a, &b] {
-        if let Node::Bv(w, v) = x.node() {
-            consts.push((*w, super::sign_extend(*v, *w), x.id()));
+        };
+        let w = a.width();
+        if !both && !self.ordered.contains(&w) {
+            self.ordered.push(w);
         }
+        let (a, b) = (resolve(a), resolve(b));
+        for x in [&a, &b] {
+            if let Node::Bv(w, v) = x.node() {
+                self.consts.push((*w, super::sign_extend(*v, *w), x.id()));
+            }
+        }
+        self.edges.push((a.id(), b.id(), strict, w));
+        if both {
+            self.edges.push((b.id(), a.id(), false, w));
+        }
+        true
     }
-    out.push((a.id(), b.id(), strict));
-    if both {
-        out.push((b.id(), a.id(), false));
+
+    /// Edges between the constants of each width, in order; with `only_ordered`, of the
+    /// widths an ordering compares (at the others, [`joins_constants`] asks instead).
+    fn const_edges(&mut self, only_ordered: bool) -> Vec<Edge> {
+        self.consts.sort_unstable();
+        self.consts.dedup();
+        let mut out = Vec::new();
+        for pair in self.consts.windows(2) {
+            if let [(w1, v1, a), (w2, v2, b)] = pair
+                && w1 == w2
+                && (!only_ordered || self.ordered.contains(w1))
+            {
+                out.push((*a, *b, v1 < v2, *w1));
+            }
+        }
+        out
     }
-    true
 }
 
-/// Orders the constants of one width among themselves: edges between them.
-fn const_edges(consts: &mut Vec<Const>, out: &mut Vec<Edge>) {
-    consts.sort_unstable();
-    consts.dedup();
-    for pair in consts.windows(2) {
-        if let [(w1, v1, a), (w2, v2, b)] = pair
-            && w1 == w2
-        {
-            out.push((*a, *b, v1 < v2));
-        }
-    }
+/// The edges of `sorted` (sorted by source: a node's successors are one run of it) and of
+/// `loose` (in any order, a few) that leave `n`.
+fn successors<'a>(sorted: &'a [Edge], loose: &'a [Edge], n: u32) -> impl Iterator<Item = &'a Edge> + 'a {
+    let lo = sorted.partition_point(|e| e.0 < n);
+    let run = sorted.get(lo..).unwrap_or_default().iter().take_while(move |e| e.0 == n);
+    run.chain(loose.iter().filter(move |e| e.0 == n))
 }
 
-/// Whether `to` is reachable from `from` over the edges of `sorted` (sorted by source: a
-/// node's successors are one run of it) and of `loose` (in any order, a few), through a
+/// Whether `to` is reachable from `from` over the edges of `sorted` and `loose`, through a
 /// strict edge unless `strict` already.
 fn reaches(sorted: &[Edge], loose: &[Edge], from: u32, to: u32, strict: bool) -> bool {
     let mut seen: Vec<(u32, bool)> = Vec::new();
@@ -73,9 +100,29 @@ fn reaches(sorted: &[Edge], loose: &[Edge], from: u32, to: u32, strict: bool) ->
             continue;
         }
         seen.push((n, s));
-        let lo = sorted.partition_point(|e| e.0 < n);
-        let run = sorted.get(lo..).unwrap_or_default().iter().take_while(|e| e.0 == n);
-        work.extend(run.chain(loose.iter().filter(|e| e.0 == n)).map(|&(_, m, e)| (m, s || e)));
+        work.extend(successors(sorted, loose, n).map(|&(_, m, e, _)| (m, s || e)));
+    }
+    false
+}
+
+/// Whether the terms equal to `from` over the edges of `sorted` and `loose` (equalities
+/// only, at a width no ordering compares) hold two different constants of `consts`.
+fn joins_constants(sorted: &[Edge], loose: &[Edge], consts: &[Const], from: u32) -> bool {
+    let mut seen: Vec<u32> = Vec::new();
+    let mut constant = None;
+    let mut work = vec![from];
+    while let Some(n) = work.pop() {
+        if seen.contains(&n) {
+            continue;
+        }
+        seen.push(n);
+        if consts.iter().any(|c| c.2 == n) {
+            if constant.is_some_and(|c| c != n) {
+                return true;
+            }
+            constant = Some(n);
+        }
+        work.extend(successors(sorted, loose, n).map(|e| e.1));
     }
     false
 }
@@ -90,12 +137,11 @@ const LOOSE: usize = 16;
 /// entries beyond the common prefix are walked again.
 #[derive(Default)]
 pub struct OrderEdges {
-    /// The entries walked, and the number of edges and constants after each.
+    /// The entries walked, and the numbers of edges, constants and ordered widths after each.
     entries: Vec<Term>,
-    ends: Vec<(usize, usize)>,
-    edges: Vec<Edge>,
-    consts: Vec<Const>,
-    /// The first `sorted_len` of `edges`, sorted by source.
+    ends: Vec<(usize, usize, usize)>,
+    graph: Graph,
+    /// The first `sorted_len` of the edges, sorted by source.
     sorted: Vec<Edge>,
     sorted_len: usize,
 }
@@ -106,46 +152,59 @@ impl OrderEdges {
         let common = super::common_prefix(&self.entries, base);
         self.entries.truncate(common);
         self.ends.truncate(common);
-        let (e, c) = self.ends.last().copied().unwrap_or_default();
-        self.edges.truncate(e);
-        self.consts.truncate(c);
-        if self.edges.len() < self.sorted_len {
+        let (e, c, o) = self.ends.last().copied().unwrap_or_default();
+        let g = &mut self.graph;
+        g.edges.truncate(e);
+        g.consts.truncate(c);
+        g.ordered.truncate(o);
+        if g.edges.len() < self.sorted_len {
             self.sorted.clear();
             self.sorted_len = 0;
         }
         let mut same = |t: &Term| t.clone();
         for t in &base[common..] {
-            edges(t, &mut same, &mut self.edges, &mut self.consts);
+            g.add(t, &mut same);
             self.entries.push(t.clone());
-            self.ends.push((self.edges.len(), self.consts.len()));
+            self.ends.push((g.edges.len(), g.consts.len(), g.ordered.len()));
         }
     }
 
     /// Whether `base ∧ extra` is unsatisfiable by a strict order cycle through an edge of
     /// `extra` (the edges of `base` alone are not examined: a caller passes what it already
     /// knows to be consistent there, or nothing). The edges of `base` are kept for the next
-    /// question.
+    /// question. An equality at a width no ordering compares walks only the terms it equates.
     pub fn refutes(&mut self, base: &[Term], extra: &[&Term]) -> bool {
-        let (mut new, mut consts) = (Vec::new(), Vec::new());
+        let mut new = Graph::default();
         let mut same = |t: &Term| t.clone();
         for t in extra {
-            edges(t, &mut same, &mut new, &mut consts);
+            new.add(t, &mut same);
         }
-        if new.is_empty() {
+        if new.edges.is_empty() {
             return false;
         }
         self.sync(base);
-        if self.edges.len() - self.sorted_len > LOOSE {
-            self.sorted.clone_from(&self.edges);
+        let g = &self.graph;
+        if g.edges.len() - self.sorted_len > LOOSE {
+            self.sorted.clone_from(&g.edges);
             self.sorted.sort_unstable();
             self.sorted.dedup();
-            self.sorted_len = self.edges.len();
+            self.sorted_len = g.edges.len();
         }
-        let mut loose = self.edges.get(self.sorted_len..).unwrap_or_default().to_vec();
-        consts.extend_from_slice(&self.consts);
-        const_edges(&mut consts, &mut loose);
-        loose.extend_from_slice(&new);
-        new.iter().any(|&(a, b, s)| reaches(&self.sorted, &loose, b, a, s))
+        let mut all = Graph {
+            edges: Vec::new(),
+            consts: [&new.consts[..], &g.consts[..]].concat(),
+            ordered: g.ordered.iter().chain(&new.ordered).copied().collect(),
+        };
+        let mut loose = g.edges.get(self.sorted_len..).unwrap_or_default().to_vec();
+        loose.extend(all.const_edges(true));
+        loose.extend_from_slice(&new.edges);
+        new.edges.iter().any(|&(a, b, s, w)| {
+            if all.ordered.contains(&w) {
+                reaches(&self.sorted, &loose, b, a, s)
+            } else {
+                joins_constants(&self.sorted, &loose, &all.consts, b)
+            }
+        })
     }
 }
 
@@ -155,17 +214,18 @@ impl OrderEdges {
 /// where unit propagation decided its condition (`term/propagate.rs`). uber's keys are such
 /// values, `ite(2 == L1.right, L1.key, L2.key)`, which the plain graph cannot see through.
 pub(super) fn refutes_resolved(pc: &[Term], resolve: &mut dyn FnMut(&Term) -> Term) -> bool {
-    let (mut all, mut consts) = (Vec::new(), Vec::new());
+    let mut g = Graph::default();
     for t in pc {
-        if !edges(t, resolve, &mut all, &mut consts) {
+        if !g.add(t, resolve) {
             return true;
         }
     }
-    if !all.iter().any(|e| e.2) {
+    if !g.edges.iter().any(|e| e.2) {
         return false;
     }
-    const_edges(&mut consts, &mut all);
-    strict_cycle(&all)
+    let chain = g.const_edges(false);
+    g.edges.extend(chain);
+    strict_cycle(&g.edges)
 }
 
 /// Whether a strict edge lies on a cycle: its ends in one strongly connected component
@@ -287,14 +347,37 @@ mod tests {
     }
 
     #[test]
+    fn locations_only_equalities_compare_refute_two_constants_in_one_class() {
+        let mut p = TermPool::default();
+        let (l, r) = (p.var("L1.left", Sort::Bv(16)), p.var("L1.right", Sort::Bv(16)));
+        let (three, four) = (p.bv(16, 3), p.bv(16, 4));
+        let base = vec![p.eq(&three, &l), p.eq(&four, &r)];
+        // `L1.left == L1.right` equates 3 and 4; `L1.left == 3` again does not.
+        assert!(refutes(&base, &[&p.eq(&l, &r)]));
+        assert!(!refutes(&base, &[&p.eq(&l, &three)]));
+        assert!(refutes(&base, &[&p.eq(&l, &four)]));
+        // Once an ordering compares the width, the chain of constants decides as before.
+        let (a, b) = (p.var("a", Sort::Bv(16)), p.var("b", Sort::Bv(16)));
+        let lt = p.slt(&a, &b);
+        assert!(refutes(&[lt.clone(), p.eq(&a, &four)], &[&p.eq(&b, &three)]));
+        assert!(!refutes(&[lt, p.eq(&a, &three)], &[&p.eq(&b, &four)]));
+    }
+
+    #[test]
     fn a_strict_edge_closes_a_cycle_only_inside_one_component() {
         // 1 <= 2 <= 3 <= 1 is a cycle without a strict edge; 3 < 4 leaves it.
-        let loose = [(1, 2, false), (2, 3, false), (3, 1, false), (3, 4, true)];
+        let loose = [(1, 2, false, 32), (2, 3, false, 32), (3, 1, false, 32), (3, 4, true, 32)];
         assert!(!strict_cycle(&loose));
         // 4 <= 1 takes 4 into the component: 3 < 4 <= 1 <= 2 <= 3.
-        assert!(strict_cycle(&[&loose[..], &[(4, 1, false)]].concat()));
+        assert!(strict_cycle(&[&loose[..], &[(4, 1, false, 32)]].concat()));
         // Two components joined one way only, and a strict self-loop.
-        assert!(!strict_cycle(&[(1, 2, false), (2, 1, false), (2, 3, true), (3, 4, false), (4, 3, false)]));
-        assert!(strict_cycle(&[(7, 7, true)]));
+        assert!(!strict_cycle(&[
+            (1, 2, false, 32),
+            (2, 1, false, 32),
+            (2, 3, true, 32),
+            (3, 4, false, 32),
+            (4, 3, false, 32)
+        ]));
+        assert!(strict_cycle(&[(7, 7, true, 32)]));
     }
 }
