@@ -29,7 +29,7 @@ use super::{Machine, Outcome};
 use crate::classfile::MethodId;
 use crate::heap::{HeapStrategy, Value};
 use crate::ir::LocalId;
-use crate::solver::{SatResult, Solver};
+use crate::solver::{SatResult, Site, Solver};
 use crate::term::{Assignment, Node, Term};
 use crate::{Error, Result};
 
@@ -309,6 +309,7 @@ impl<H: HeapStrategy, S: Solver> Machine<'_, H, S> {
                 // that only returns false, throws or leaves the scope never costs a query,
                 // and a side that returns true is checked by `holds`.
                 let unchecked = std::mem::take(&mut s.unchecked);
+                let site = fork_site(&s);
                 let base = s.pc.len();
                 let mut next = self.step(s)?;
                 if next.len() == 1 && matches!(next.first(), Some(Next::Run(_))) {
@@ -335,7 +336,7 @@ impl<H: HeapStrategy, S: Solver> Machine<'_, H, S> {
                 }
                 // Before its successors run, the state they forked from is checked.
                 if unchecked && let Some(r) = runs.first() {
-                    match self.check_guiding(&r.pc[..base.min(r.pc.len())], &mut search.guide, search.follow) {
+                    match self.check_guiding(&r.pc[..base.min(r.pc.len())], &mut search.guide, search.follow, site) {
                         Some(false) => break,
                         Some(true) => {}
                         None => runs.iter_mut().for_each(|r| r.unknown = true),
@@ -359,7 +360,7 @@ impl<H: HeapStrategy, S: Solver> Machine<'_, H, S> {
             return true;
         }
         s.unchecked = false;
-        match self.check_guiding(&s.pc, guide, follow) {
+        match self.check_guiding(&s.pc, guide, follow, None) {
             Some(sat) => sat,
             None => {
                 s.unknown = true;
@@ -368,10 +369,20 @@ impl<H: HeapStrategy, S: Solver> Machine<'_, H, S> {
         }
     }
 
-    /// Whether `pc` is satisfiable (`None`: the solver gave up); with `follow`, a model
-    /// found becomes the search's guide.
-    fn check_guiding(&mut self, pc: &[Term], guide: &mut Option<Assignment>, follow: bool) -> Option<bool> {
-        match self.solver.check(pc) {
+    /// Whether `pc` is satisfiable (`None`: the solver gave up), asked from `site` if given;
+    /// with `follow`, a model found becomes the search's guide.
+    fn check_guiding(
+        &mut self,
+        pc: &[Term],
+        guide: &mut Option<Assignment>,
+        follow: bool,
+        site: Option<Site>,
+    ) -> Option<bool> {
+        let answer = match site {
+            Some(at) => self.solver.check_at(pc, at),
+            None => self.solver.check(pc),
+        };
+        match answer {
             SatResult::Sat(m) => {
                 if follow {
                     *guide = Some(m);
@@ -406,6 +417,15 @@ impl<H: HeapStrategy, S: Solver> Machine<'_, H, S> {
             }
         })
     }
+}
+
+/// The site of the check a P-search makes where state `s` forks next: the statement and
+/// the call depth it is at (a side of one fork of P runs to the same next fork).
+fn fork_site<H: HeapStrategy>(s: &State<H>) -> Option<Site> {
+    let f = s.frames.last()?;
+    let depth = s.frames.len() as u64 & 0xff;
+    let at = (u64::from(f.method.0) << 40) ^ (u64::from(f.block.0) << 20) ^ ((f.next as u64 & 0xfff) << 8);
+    Some(Site(at | depth))
 }
 
 #[cfg(test)]

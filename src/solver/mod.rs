@@ -65,6 +65,12 @@ impl std::ops::AddAssign for SolverStats {
     }
 }
 
+/// Where a query comes from, when one program point asks many (a P-search's forks at one
+/// statement of the precondition, by call depth): a solver that guesses how to answer may
+/// learn it by site.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Site(pub u64);
+
 /// A decision procedure for path conditions.
 ///
 /// Calls pass the whole path condition; implementations keep what was asserted before and
@@ -73,6 +79,11 @@ impl std::ops::AddAssign for SolverStats {
 pub trait Solver {
     /// Is the conjunction of `pc` satisfiable?
     fn check(&mut self, pc: &[Term]) -> SatResult;
+    /// [`Solver::check`] of a query asked from `site`.
+    fn check_at(&mut self, pc: &[Term], site: Site) -> SatResult {
+        let _ = site;
+        self.check(pc)
+    }
     /// Asks the underlying solver (never a cache) for a model of `pc` and pins it, so that
     /// [`Solver::eval`] can read further terms (array contents) from the same model.
     fn model(&mut self, pc: &[Term]) -> SatResult;

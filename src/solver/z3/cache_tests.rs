@@ -3,7 +3,7 @@
 #![allow(clippy::unwrap_used, clippy::panic)]
 use super::super::cache::ModelCache;
 use super::Z3Solver;
-use crate::solver::{SatResult, Solver, SolverStats};
+use crate::solver::{SatResult, Site, Solver, SolverStats};
 use crate::term::{Sort, TermPool};
 use crate::term::{Term, Val};
 use std::cell::RefCell;
@@ -214,4 +214,27 @@ fn the_values_propagation_decides_make_the_changes_a_repair_cannot() {
     let SatResult::Sat(m) = s.check(&second) else { panic!("satisfiable") };
     assert_eq!((m.get("this.nil"), m.get("L2.exists")), (Some(&Val::Bv(3)), Some(&Val::Bool(true))));
     assert_eq!(asked.borrow().len(), asked_first, "the second query took no solver");
+}
+
+#[test]
+fn a_site_whose_queries_were_refuted_is_expected_to_be_refuted_again() {
+    // One site's queries (a P-search's fork) refuted twice, another's satisfied twice: the
+    // first site's next query goes to propagation first, the second's to a repair first,
+    // and a site never seen follows the share of all queries.
+    let mut p = TermPool::new();
+    let (c, d) = (p.var("c", Sort::Bv(16)), p.var("d", Sort::Bv(16)));
+    let (zero, two) = (p.bv(16, 0), p.bv(16, 2));
+    let (is0, is2, d2) = (p.eq(&c, &zero), p.eq(&c, &two), p.eq(&d, &two));
+    let dom = p.or2(&is0, &is2);
+    let (refuted, kept, new) = (Site(1), Site(2), Site(3));
+    let (mut s, asked) = cache();
+    assert!(matches!(s.check_at(&[dom.clone(), is2.clone()], kept), SatResult::Sat(_)));
+    assert!(matches!(s.check_at(&[dom.clone(), is2.clone(), d2.clone()], kept), SatResult::Sat(_)));
+    for _ in 0..2 {
+        assert_eq!(s.check_at(&[dom.clone(), is2.clone(), is0.clone()], refuted), SatResult::Unsat);
+    }
+    assert!(s.likely_unsat(Some(refuted)));
+    assert!(!s.likely_unsat(Some(kept)));
+    assert_eq!(s.likely_unsat(Some(new)), s.likely_unsat(None));
+    assert!(asked.borrow().is_empty());
 }
