@@ -52,12 +52,15 @@ impl Assignment {
     }
 }
 
+/// Evaluated terms by id, with their values (`None`: unknown).
+pub type Memo = HashMap<u32, Option<Val>, BuildHasherDefault<IdHasher>>;
+
 /// A memoizing evaluator (terms are DAGs; each node is evaluated once).
 pub struct Evaluator<'a> {
     asg: &'a Assignment,
     /// Values that override the assignment (set before the symbol is first evaluated).
     overlay: HashMap<Rc<str>, Val, IdBuild>,
-    memo: HashMap<u32, Option<Val>, BuildHasherDefault<IdHasher>>,
+    memo: Memo,
     /// Symbols without a value are unknown (`None`) instead of 0/false.
     partial: bool,
 }
@@ -121,6 +124,20 @@ impl<'a> Evaluator<'a> {
     /// assigned symbols decide it whatever values the others take.
     pub fn partial(asg: &'a Assignment) -> Self {
         Evaluator { partial: true, ..Evaluator::new(asg) }
+    }
+
+    /// [`Evaluator::partial`] that starts from the values `kept` ([`Evaluator::into_known`]
+    /// of an evaluator under an assignment `asg` extends): a term a partial assignment
+    /// decides keeps its value under any that assigns more.
+    pub fn partial_keeping(asg: &'a Assignment, kept: Memo) -> Self {
+        Evaluator { memo: kept, ..Evaluator::partial(asg) }
+    }
+
+    /// The values of the terms evaluated so far that the assignment decided.
+    pub fn into_known(self) -> Memo {
+        let mut memo = self.memo;
+        memo.retain(|_, v| v.is_some());
+        memo
     }
 
     /// The value of symbol `name`: the overlay's, else the assignment's (`None`: unset).

@@ -388,6 +388,9 @@ impl Facts {
     /// between undecided terms).
     fn propagate(&mut self, pc: &[Term], syms: &[Rc<[Rc<str>]>], bounds: &[(Rc<str>, Domain)], start: Dirty) -> bool {
         let mut dirty = start;
+        // What a round's values decide stays decided under the next round's, which add to
+        // them: each round evaluates only what the last left unknown.
+        let mut kept = super::eval::Memo::default();
         for _ in 0..ROUNDS {
             let mut learned = Learned::default();
             for (name, dom) in bounds {
@@ -410,7 +413,7 @@ impl Facts {
                 }
             }
             {
-                let mut ev = Evaluator::partial(&self.values);
+                let mut ev = Evaluator::partial_keeping(&self.values, std::mem::take(&mut kept));
                 let known = self.known();
                 for (i, t) in pc.iter().enumerate() {
                     if !dirty.covers(i, syms.get(i).map_or(&[][..], |s| &s[..])) {
@@ -433,6 +436,7 @@ impl Facts {
                         None => force(&mut ev, known, t, true, &mut learned),
                     }
                 }
+                kept = ev.into_known();
             }
             match self.learn(learned) {
                 None => return true,

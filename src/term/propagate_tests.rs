@@ -429,3 +429,21 @@ fn a_start_moves_bounded_symbols_into_range_and_their_forms_follow() {
     // No start for a query propagation did not last see.
     assert!(prop.starts(&pc[..4], &base).is_empty());
 }
+
+#[test]
+fn a_round_keeps_what_the_last_decided_and_asks_again_what_it_did_not() {
+    // `a == 1` is decided under {a = 1} and stays decided when `b` is learned; `b == 2`,
+    // unknown then, is evaluated again (a kept unknown would hide what `b` decides).
+    let mut p = TermPool::new();
+    let (a, b) = (p.var("a", Sort::Bv(8)), p.var("b", Sort::Bv(8)));
+    let (one, two) = (p.bv(8, 1), p.bv(8, 2));
+    let (a1, b2) = (p.eq(&a, &one), p.eq(&b, &two));
+    let mut values = Assignment::default();
+    values.values.insert("a".into(), Val::Bv(1));
+    let mut ev = Evaluator::partial(&values);
+    assert_eq!((ev.eval(&a1), ev.eval(&b2)), (Some(Val::Bool(true)), None));
+    let kept = ev.into_known();
+    values.values.insert("b".into(), Val::Bv(2));
+    let mut ev = Evaluator::partial_keeping(&values, kept);
+    assert_eq!((ev.eval(&a1), ev.eval(&b2)), (Some(Val::Bool(true)), Some(Val::Bool(true))));
+}
