@@ -22,7 +22,7 @@ use std::collections::{BTreeSet, HashMap, HashSet};
 use std::hash::BuildHasherDefault;
 use std::rc::Rc;
 
-use crate::term::{Assignment, BvOp, Evaluator, IdBuild, IdHasher, Node, Sort, Term, Val, mask};
+use crate::term::{Assignment, BvOp, Evaluator, IdBuild, IdHasher, Memo, Node, Sort, Term, Val, mask};
 
 /// How many recent symbols are tried, newest first.
 const RECENT: usize = 6;
@@ -66,6 +66,15 @@ struct Walk {
     falsified: BTreeSet<usize>,
     /// The first entry the changes may reach: the base satisfies every entry before it.
     from: usize,
+}
+
+/// A change a repair walk tries: `to.0` (first occurring in entry `first`) set to `to.1`
+/// to make entry `fix` true, leaving at most `limit` entries false.
+struct Change<'a> {
+    to: (&'a Rc<str>, u64),
+    first: usize,
+    fix: usize,
+    limit: usize,
 }
 
 /// The symbols of `t` outside array contents (heap summaries: walking their chains of
@@ -347,6 +356,8 @@ impl Repairer {
             let bad = *walk.falsified.first()?;
             let mut best: Option<(Walk, Rc<str>)> = None;
             let mut ev = self.evaluator(base, &walk.overlay);
+            // What no candidate's change reaches is evaluated once for them all.
+            let mut shared = Memo::default();
             for (first, name) in self.candidates(bad, step > 0) {
                 if changed.contains(&name) {
                     continue;
@@ -360,7 +371,8 @@ impl Repairer {
                     // of a full scope breaks the count of each read that materialized one), but
                     // the last may leave none.
                     let limit = if step + 1 == STEPS { 0 } else { walk.falsified.len() + 1 };
-                    let Some(next) = self.change(base, &walk, (&name, k), first, bad, limit) else { continue };
+                    let to = Change { to: (&name, k), first, fix: bad, limit };
+                    let Some(next) = self.change(base, &walk, to, &mut shared) else { continue };
                     if next.falsified.is_empty() {
                         if let Some(m) = self.verified(base, &next) {
                             return Some(m);
@@ -429,29 +441,30 @@ impl Repairer {
         Some((ev, falsified))
     }
 
-    /// `walk` with `name` (first occurring in entry `first`) set to `k`: the entries that
-    /// name it, or a symbol whose definition's value the change moves, or read array
-    /// contents (whose symbols are not listed), evaluated again.
-    /// `None` when entry `fix` stays false (a change is for it), when more than `limit`
-    /// entries end up false, or when a definition could not be evaluated. Definitions go in
-    /// order, `fix` as soon as they are set, the other entries after it (a plain entry reads
-    /// no symbol defined after it).
-    fn change(
-        &self,
-        base: &Assignment,
-        walk: &Walk,
-        change: (&Rc<str>, u64),
-        first: usize,
-        fix: usize,
-        limit: usize,
-    ) -> Option<Walk> {
-        let (name, k) = change;
-        let mut ev = self.evaluator(base, &walk.overlay);
+    /// `walk` with the change made: the entries that name its symbol, or a symbol whose
+    /// definition's value the change moves, or read array contents (whose symbols are not
+    /// listed), evaluated again; `shared` holds the values of the terms the changes of one
+    /// step of the walk leave alone. `None` when entry `fix` stays false (a change is for
+    /// it), when more than `limit` entries end up false, or when a definition could not be
+    /// evaluated. Definitions go in order, `fix` as soon as they are set, the other entries
+    /// after it (a plain entry reads no symbol defined after it).
+    fn change(&self, base: &Assignment, walk: &Walk, change: Change, shared: &mut Memo) -> Option<Walk> {
+        let (name, k) = change.to;
+        let mut ev = Evaluator::sharing(base, walk.overlay.clone(), std::mem::take(shared));
         ev.set(name.clone(), Val::Bv(k));
+        let falsified = self.judge_change(&mut ev, walk, &change);
+        let (back, overlay) = ev.into_shared();
+        *shared = back;
+        Some(Walk { overlay, falsified: falsified?, from: walk.from.min(change.first) })
+    }
+
+    /// The entries [`Repairer::change`] finds false under `ev` (the change made).
+    fn judge_change(&self, ev: &mut Evaluator, walk: &Walk, change: &Change) -> Option<BTreeSet<usize>> {
+        let (name, fix) = (change.to.0, change.fix);
         let mut falsified = walk.falsified.clone();
         let mut pending: BTreeSet<usize> = self.occurs.get(name).into_iter().flatten().copied().collect();
         // Those before the symbol's first entry cannot read it.
-        pending.extend(self.opaque.iter().copied().filter(|i| *i >= first));
+        pending.extend(self.opaque.iter().copied().filter(|i| *i >= change.first));
         let mut before_fix = Vec::new();
         let judge = |ev: &mut Evaluator, falsified: &mut BTreeSet<usize>, i: usize| {
             if self.pc.get(i).is_some_and(|t| ev.eval(t) == Some(Val::Bool(true))) {
@@ -471,7 +484,7 @@ impl Repairer {
                 }
                 _ if i < fix => before_fix.push(i),
                 _ => {
-                    judge(&mut ev, &mut falsified, i);
+                    judge(ev, &mut falsified, i);
                     if falsified.contains(&fix) {
                         return None;
                     }
@@ -482,12 +495,9 @@ impl Repairer {
             return None;
         }
         for i in before_fix {
-            judge(&mut ev, &mut falsified, i);
+            judge(ev, &mut falsified, i);
         }
-        if falsified.len() > limit {
-            return None;
-        }
-        Some(Walk { overlay: ev.into_overlay(), falsified, from: walk.from.min(first) })
+        (falsified.len() <= change.limit).then_some(falsified)
     }
 
     /// The model of a walk that falsifies nothing, once every entry from the first it
@@ -750,5 +760,26 @@ mod tests {
         }
         let m = Repairer::default().repair(&base, std::slice::from_ref(&taller), &[taller.clone(), new]).unwrap();
         assert_eq!((m.get("a"), m.get("b")), (Some(&Val::Bv(1)), Some(&Val::Bv(0))));
+    }
+
+    #[test]
+    fn evaluators_of_one_repair_step_share_only_what_their_changes_leave_alone() {
+        // Two candidates' evaluators of {a = 1, b = 2}: one sets `a`, the other `b`. `b + 1`,
+        // evaluated by the first, is shared; the second, which changes `b`, evaluates it again.
+        let mut p = TermPool::new();
+        let (a, b, one) = (p.var("a", Sort::Bv(8)), p.var("b", Sort::Bv(8)), p.bv(8, 1));
+        let (b1, ab) = (p.bin(BvOp::Add, &b, &one), p.bin(BvOp::Add, &a, &b));
+        let mut base = Assignment::default();
+        base.values.insert("a".into(), Val::Bv(1));
+        base.values.insert("b".into(), Val::Bv(2));
+        let mut ev = Evaluator::sharing(&base, Default::default(), Default::default());
+        ev.set("a".into(), Val::Bv(5));
+        assert_eq!((ev.eval(&b1), ev.eval(&ab)), (Some(Val::Bv(3)), Some(Val::Bv(7))));
+        let (shared, overlay) = ev.into_shared();
+        assert!(shared.contains_key(&b1.id()) && !shared.contains_key(&ab.id()));
+        assert_eq!(overlay.get("a"), Some(&Val::Bv(5)));
+        let mut ev = Evaluator::sharing(&base, Default::default(), shared);
+        ev.set("b".into(), Val::Bv(9));
+        assert_eq!((ev.eval(&b1), ev.eval(&ab)), (Some(Val::Bv(10)), Some(Val::Bv(10))));
     }
 }

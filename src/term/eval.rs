@@ -63,6 +63,11 @@ pub struct Evaluator<'a> {
     memo: Memo,
     /// Symbols without a value are unknown (`None`) instead of 0/false.
     partial: bool,
+    /// With [`Evaluator::sharing`]: the values of terms that name no symbol set since the
+    /// evaluator was made (`changed`, as [`super::symbol_bit`]s), valid for any evaluator of
+    /// the same assignment and overlay; they go back with [`Evaluator::into_shared`].
+    shared: Option<Memo>,
+    changed: u64,
 }
 
 /// Hashes term ids (dense small integers) by one multiplication, and symbol names a word at
@@ -117,7 +122,20 @@ impl<'a> Evaluator<'a> {
         // Room for a typical constraint's nodes: growing the memo from empty rehashed it
         // several times per evaluator (POSE's RedBlackTree#insert at scope 5: 0.94x this way).
         let memo = HashMap::with_capacity_and_hasher(MEMO_ROOM, IdBuild::default());
-        Evaluator { asg, overlay: HashMap::default(), memo, partial: false }
+        Evaluator { asg, overlay: HashMap::default(), memo, partial: false, shared: None, changed: 0 }
+    }
+
+    /// An evaluator of `asg` with `overlay`'s values in place of its own that reads and adds
+    /// to `shared` the values of the terms that name no symbol [`Evaluator::set`] changes:
+    /// the evaluators of one model repair's candidates, each a change of one symbol (and of
+    /// those defined from it), share what the change cannot reach.
+    pub fn sharing(asg: &'a Assignment, overlay: HashMap<Rc<str>, Val, IdBuild>, shared: Memo) -> Self {
+        Evaluator { overlay, shared: Some(shared), ..Evaluator::new(asg) }
+    }
+
+    /// The shared values of [`Evaluator::sharing`], and the overlay.
+    pub fn into_shared(self) -> (Memo, HashMap<Rc<str>, Val, IdBuild>) {
+        (self.shared.unwrap_or_default(), self.overlay)
     }
 
     /// An evaluator under a partial assignment: a term is known (`Some`) only when the
@@ -148,6 +166,9 @@ impl<'a> Evaluator<'a> {
     /// Gives `name` the value `v` from now on. Only sound before any term reading `name` has
     /// been evaluated (results are memoized).
     pub fn set(&mut self, name: Rc<str>, v: Val) {
+        if self.shared.is_some() {
+            self.changed |= super::symbol_bit(&name);
+        }
         self.overlay.insert(name, v);
     }
 
@@ -164,6 +185,16 @@ impl<'a> Evaluator<'a> {
         }
         if let Some(v) = self.memo.get(&t.id()) {
             return v.clone();
+        }
+        if self.shared.is_some() && t.symbol_bits() & self.changed == 0 {
+            if let Some(v) = self.shared.as_ref().and_then(|m| m.get(&t.id())) {
+                return v.clone();
+            }
+            let v = self.eval_node(t);
+            if let Some(m) = self.shared.as_mut() {
+                m.insert(t.id(), v.clone());
+            }
+            return v;
         }
         let v = self.eval_node(t);
         self.memo.insert(t.id(), v.clone());

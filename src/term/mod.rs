@@ -20,7 +20,7 @@ use std::collections::HashMap;
 use std::hash::{Hash, Hasher};
 use std::rc::Rc;
 
-pub use eval::{Assignment, Evaluator, IdBuild, IdHasher, Val};
+pub use eval::{Assignment, Evaluator, IdBuild, IdHasher, Memo, Val};
 pub use float::{FpConv, FpOp, java_literal, nan_bits};
 pub use order::OrderEdges;
 pub use propagate::{Propagator, refuted_by_propagation};
@@ -95,6 +95,17 @@ pub struct TermData {
     id: u32,
     sort: Sort,
     node: Node,
+    /// The symbols the term names, one bit each of 64 ([`symbol_bit`]): a term whose bits
+    /// miss those of a set of symbols names none of them.
+    symbols: u64,
+}
+
+/// The bit of [`Term::symbol_bits`] that stands for the symbol `name`.
+pub fn symbol_bit(name: &str) -> u64 {
+    use std::hash::Hasher;
+    let mut h = IdHasher::default();
+    h.write(name.as_bytes());
+    1 << (h.finish() >> 58)
 }
 
 /// A shared, hash-consed term. Equality and hashing are by identity (structural, thanks to
@@ -127,6 +138,10 @@ impl Ord for Term {
 impl Term {
     pub fn id(&self) -> u32 {
         self.0.id
+    }
+    /// The bits of the symbols it names (see [`symbol_bit`]).
+    pub fn symbol_bits(&self) -> u64 {
+        self.0.symbols
     }
     pub fn sort(&self) -> Sort {
         self.0.sort
@@ -256,7 +271,19 @@ impl TermPool {
         if let Some(t) = self.table.get(&node) {
             return t.clone();
         }
-        let t = Term(Rc::new(TermData { id: self.next, sort, node: node.clone() }));
+        let bits = |ts: &[&Term]| ts.iter().fold(0, |b, t| b | t.symbol_bits());
+        let symbols = match &node {
+            Node::Var(name, _) => symbol_bit(name),
+            Node::Bool(_) | Node::Bv(..) => 0,
+            Node::Not(a) | Node::Neg(a) | Node::SExt(_, a) | Node::ZExt(_, a) | Node::Extract(_, _, a) => bits(&[a]),
+            Node::FpConv(_, _, a) => bits(&[a]),
+            Node::And(v) | Node::Or(v) => v.iter().fold(0, |b, t| b | t.symbol_bits()),
+            Node::Ite(a, b, c) | Node::Store(a, b, c) => bits(&[a, b, c]),
+            Node::Eq(a, b) | Node::Bin(_, a, b) | Node::Cmp(_, a, b) | Node::Select(a, b) | Node::FpBin(_, a, b) => {
+                bits(&[a, b])
+            }
+        };
+        let t = Term(Rc::new(TermData { id: self.next, sort, node: node.clone(), symbols }));
         self.next += 1;
         self.table.insert(node, t.clone());
         t
