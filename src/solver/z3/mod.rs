@@ -35,7 +35,10 @@ const DROP_ONE_ROUNDS: usize = 24;
 
 /// An incremental Z3 solver over our terms.
 pub struct Z3Solver {
-    solver: z3::Solver,
+    /// Made when a query first reaches Z3 ([`Z3Solver::z3`]): making it creates the thread's
+    /// Z3 context, about 5 ms (page faults as Z3 allocates), which a run the model cache
+    /// answers alone never spends.
+    solver: Option<z3::Solver>,
     /// The constraints currently asserted.
     asserted: Vec<Term>,
     /// Where in `asserted` each push level starts: a level holds the constraints one query
@@ -86,11 +89,10 @@ impl Z3Solver {
     /// build than Z3 takes to solve the plain one (README, "Where uber's time goes").
     pub fn new(timeout_ms: u32, lift: bool) -> Self {
         let watch = THREAD_WATCH.with(|d| d.borrow().clone()).map(|w| (u64::from(timeout_ms) * 1000, w));
-        let solver = Self::z3_solver(false, timeout_ms, watch.is_none());
         Z3Solver {
             timeout_ms,
             floats: (false, false),
-            solver,
+            solver: None,
             asserted: Vec::new(),
             scopes: Vec::new(),
             cache: HashMap::new(),
@@ -117,6 +119,24 @@ impl Z3Solver {
         solver
     }
 
+    /// The Z3 solver, made on first use ([`Z3Solver::made`]).
+    fn z3(&mut self) -> &z3::Solver {
+        if self.solver.is_none() {
+            self.solver = Some(self.made(self.floats.1));
+        }
+        self.solver.get_or_insert_with(z3::Solver::new)
+    }
+
+    /// A new Z3 solver (for every theory with `floats`), the thread's context handed to the
+    /// watchdog ([`Watch::context`]): making the first solver creates that context.
+    fn made(&self, floats: bool) -> z3::Solver {
+        let solver = Self::z3_solver(floats, self.timeout_ms, self.watch.is_none());
+        if let Some((_, w)) = &self.watch {
+            w.context.store(z3::Context::thread_local().get_z3_context().as_ptr(), Ordering::Release);
+        }
+        solver
+    }
+
     /// The fixed settings of every solver: the timeout (unless the watchdog enforces it), a
     /// fixed seed, and no SIGINT handler (Z3 would catch it and only cancel that check).
     fn params(timeout_ms: u32, own_timeout: bool) -> Params {
@@ -136,7 +156,7 @@ impl Z3Solver {
             return;
         }
         self.floats.1 = true;
-        let solver = Self::z3_solver(true, self.timeout_ms, self.watch.is_none());
+        let solver = self.made(true);
         let ends = self.scopes.iter().skip(1).copied().chain(std::iter::once(self.asserted.len()));
         for (start, end) in self.scopes.iter().copied().zip(ends) {
             solver.push();
@@ -144,7 +164,7 @@ impl Z3Solver {
                 solver.assert(self.gb(t));
             }
         }
-        self.solver = solver;
+        self.solver = Some(solver);
         self.pinned = None;
     }
 
@@ -161,7 +181,7 @@ impl Z3Solver {
             pops += 1;
         }
         if pops > 0 {
-            self.solver.pop(pops);
+            self.z3().pop(pops);
         }
         let kept = self.asserted.len();
         self.push_level(pc.get(kept..common).unwrap_or_default());
@@ -176,9 +196,10 @@ impl Z3Solver {
         let bs: Vec<Bool> = ts.iter().map(|t| self.boolean(t)).collect();
         self.with_floats();
         self.scopes.push(self.asserted.len());
-        self.solver.push();
+        let solver = self.z3();
+        solver.push();
         for b in &bs {
-            self.solver.assert(b);
+            solver.assert(b);
         }
         self.asserted.extend_from_slice(ts);
     }
@@ -196,10 +217,12 @@ impl Z3Solver {
     /// come before the check and cut the stack short.
     fn by_deadline(&mut self, check: impl FnOnce(&z3::Solver) -> ZSat) -> ZSat {
         self.suspect = false;
-        let Some((timeout_us, watch)) = &self.watch else { return check(&self.solver) };
+        self.z3();
+        let Some(solver) = &self.solver else { return ZSat::Unknown };
+        let Some((timeout_us, watch)) = &self.watch else { return check(solver) };
         let due = now_us().saturating_add(*timeout_us).max(1);
         watch.deadline.store(due, Ordering::Release);
-        let r = check(&self.solver);
+        let r = check(solver);
         watch.deadline.store(0, Ordering::Release);
         self.late = now_us() >= due;
         if r != ZSat::Unknown && self.interrupts() != self.epoch {
@@ -230,7 +253,7 @@ impl Z3Solver {
         }
         let _ = z3::Solver::new().check();
         self.epoch = now;
-        self.solver = Self::z3_solver(self.floats.1, self.timeout_ms, self.watch.is_none());
+        self.solver = None;
         self.asserted.clear();
         self.scopes.clear();
     }
@@ -240,7 +263,8 @@ impl Z3Solver {
         if self.suspect {
             return "interrupted".to_string();
         }
-        let reason = self.solver.get_reason_unknown().unwrap_or_else(|| "unknown".to_string());
+        let reason =
+            self.solver.as_ref().and_then(z3::Solver::get_reason_unknown).unwrap_or_else(|| "unknown".to_string());
         // A deadline the watchdog enforced reads as Z3's own timeout would.
         if self.late && reason == "canceled" { "timeout".to_string() } else { reason }
     }
@@ -264,7 +288,7 @@ impl Z3Solver {
     /// each from every model took a tenth of uber's time.
     fn extract_model(&self) -> Option<Assignment> {
         let mut asg = Assignment::default();
-        let model = self.solver.get_model()?;
+        let model = self.solver.as_ref()?.get_model()?;
         let in_model = || {
             model
                 .iter()
@@ -522,7 +546,7 @@ impl Solver for Z3Solver {
         self.pinned = None;
         let r = self.check(pc);
         if matches!(r, SatResult::Sat(_)) {
-            self.pinned = self.solver.get_model();
+            self.pinned = self.solver.as_ref().and_then(z3::Solver::get_model);
         }
         r
     }
@@ -542,10 +566,11 @@ impl Solver for Z3Solver {
         self.sync(pc);
         let softs: Vec<Bool> = prefer.iter().map(|t| self.boolean(t)).collect();
         self.with_floats();
-        self.solver.push();
         let lits: Vec<Bool> = (0..softs.len()).map(|k| Bool::new_const(format!("prefer!{k}"))).collect();
+        let solver = self.z3();
+        solver.push();
         for (l, s) in lits.iter().zip(&softs) {
-            self.solver.assert(l.implies(s));
+            solver.assert(l.implies(s));
         }
         let mut wanted: Vec<usize> = (0..lits.len()).collect();
         let mut found = None;
@@ -558,7 +583,7 @@ impl Solver for Z3Solver {
             self.stats.model_us += start.elapsed().as_micros() as u64;
             match r {
                 ZSat::Sat => {
-                    found = self.extract_model().map(|asg| (asg, self.solver.get_model()));
+                    found = self.extract_model().map(|asg| (asg, self.solver.as_ref().and_then(z3::Solver::get_model)));
                     break;
                 }
                 ZSat::Unknown => {
@@ -566,7 +591,7 @@ impl Solver for Z3Solver {
                     break;
                 }
                 ZSat::Unsat => {
-                    let core = self.solver.get_unsat_core();
+                    let core = self.solver.as_ref().map(z3::Solver::get_unsat_core).unwrap_or_default();
                     let in_core = |k: &usize| lits.get(*k).is_some_and(|l| core.iter().any(|c| c == l));
                     let before = wanted.len();
                     if round < DROP_ONE_ROUNDS {
@@ -582,7 +607,7 @@ impl Solver for Z3Solver {
                 }
             }
         }
-        self.solver.pop(1);
+        self.z3().pop(1);
         match found {
             Some((asg, model)) => {
                 self.pinned = model;
@@ -799,6 +824,23 @@ mod tests {
             let all = [&base[..], &[small]].concat();
             assert_eq!(s.check(&all), SatResult::Unsat);
             assert!(matches!(s.check(&base), SatResult::Sat(_)));
+        });
+    }
+
+    /// A solver that no query has reached leaves the thread without a Z3 context (making one
+    /// costs a run about 5 ms, and the model cache answers most runs alone); the first query
+    /// that reaches Z3 makes it and hands it to the watchdog.
+    #[test]
+    fn the_z3_context_is_made_by_the_first_query_that_reaches_z3() {
+        let budget = Budget::new(600, 4096, crate::budget::Stop::new());
+        isolated(&budget, || {
+            let mut p = TermPool::new();
+            let (x, five) = (p.var("x", Sort::Bv(32)), p.int(5));
+            let mut s = Z3Solver::new(1000, true);
+            let watch = THREAD_WATCH.with(|d| d.borrow().clone()).unwrap();
+            assert!(watch.context.load(Ordering::Acquire).is_null());
+            assert!(matches!(s.check(&[p.slt(&x, &five)]), SatResult::Sat(_)));
+            assert!(!watch.context.load(Ordering::Acquire).is_null());
         });
     }
 

@@ -3,7 +3,8 @@
 //! that tells a solver its stack may have been cut short.
 
 use std::cell::RefCell;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::ptr::NonNull;
+use std::sync::atomic::{AtomicBool, AtomicPtr, AtomicU64, Ordering};
 use std::sync::{Arc, OnceLock};
 use std::time::{Duration, Instant};
 
@@ -16,17 +17,20 @@ use crate::budget::Budget;
 /// the order in which their terms were freed), so a method's models and query counts would
 /// vary with the methods run before it in the same process.
 ///
-/// The first call on a thread uses the z3 crate's thread-local context, which nothing has
-/// used yet: `with_z3_config` would create that one too, and a context costs a process tens
-/// of milliseconds to create and free (most of a small run's time).
+/// Until a call has made the z3 crate's thread-local context, a call uses that one: nothing
+/// has used it yet, `with_z3_config` would create it too, and a context costs a process
+/// several milliseconds to create and free (most of a small run's time). A solver makes it
+/// only when a query first reaches Z3 (`Z3Solver::z3`), which most runs never do.
 pub fn isolated<R>(budget: &Budget, f: impl FnOnce() -> R) -> R {
     thread_local! {
         static DEFAULT_CONTEXT_USED: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
     }
-    if !DEFAULT_CONTEXT_USED.with(|used| used.replace(true)) {
-        return watched(budget, f);
+    if !DEFAULT_CONTEXT_USED.with(std::cell::Cell::get) {
+        let (r, made) = watched(budget, f);
+        DEFAULT_CONTEXT_USED.with(|used| used.set(made));
+        return r;
     }
-    let f = SameThread(move || watched(budget, f));
+    let f = SameThread(move || watched(budget, f).0);
     z3::with_z3_config(&z3::Config::new(), move || f.call()).0
 }
 
@@ -51,6 +55,10 @@ pub(super) struct Watch {
     /// ClassCastException on the input of its NullPointerException sibling, the last two
     /// traces before `--time-limit` ran out (that run could not be made to happen again).
     pub(super) interrupts: AtomicU64,
+    /// The watched thread's Z3 context, once a solver there has made it (null before: a run
+    /// the model cache answers alone never makes one, see `Z3Solver::z3`). Nothing runs in
+    /// a context before it is set, so there is nothing to interrupt.
+    pub(super) context: AtomicPtr<z3_sys::_Z3_context>,
 }
 
 thread_local! {
@@ -66,10 +74,9 @@ pub(super) fn now_us() -> u64 {
 
 /// Runs `f` while a watchdog thread interrupts the current thread's Z3 context whenever the
 /// budget has run out (an interrupted query answers `unknown`; the machine then stops at
-/// its next step) or the query in flight has passed its deadline.
-fn watched<R>(budget: &Budget, f: impl FnOnce() -> R) -> R {
-    let ctx = z3::Context::thread_local();
-    let handle = ctx.handle();
+/// its next step) or the query in flight has passed its deadline. The second value: whether
+/// a solver made the thread's context meanwhile.
+fn watched<R>(budget: &Budget, f: impl FnOnce() -> R) -> (R, bool) {
     let done = AtomicBool::new(false);
     let watch = Arc::new(Watch::default());
     let previous = THREAD_WATCH.with(|d| d.replace(Some(watch.clone())));
@@ -79,13 +86,20 @@ fn watched<R>(budget: &Budget, f: impl FnOnce() -> R) -> R {
                 let due = watch.deadline.load(Ordering::Acquire);
                 let late = due != 0 && now_us() >= due;
                 // The same deadline still in flight (not the next query's).
-                if budget.halt().is_some()
-                    || budget.memory().is_some()
-                    || (late && watch.deadline.load(Ordering::Acquire) == due)
+                let context = NonNull::new(watch.context.load(Ordering::Acquire));
+                if let Some(context) = context
+                    && (budget.halt().is_some()
+                        || budget.memory().is_some()
+                        || (late && watch.deadline.load(Ordering::Acquire) == due))
                 {
                     // Odd while the interrupt is delivered (see `Watch::interrupts`).
                     watch.interrupts.fetch_add(1, Ordering::AcqRel);
-                    handle.interrupt();
+                    // SAFETY: `context` is the watched thread's Z3 context, set by the solver
+                    // that made it on that thread, inside `f`: it lives in that thread's
+                    // thread-local slot (or in `isolated`'s `with_z3_config` around this call)
+                    // until after this scope has joined the watchdog. `Z3_interrupt` may be
+                    // called from another thread (it is what `ContextHandle` does).
+                    unsafe { z3_sys::Z3_interrupt(context) };
                     watch.interrupts.fetch_add(1, Ordering::AcqRel);
                 }
                 std::thread::park_timeout(WATCH_EVERY);
@@ -98,7 +112,8 @@ fn watched<R>(budget: &Budget, f: impl FnOnce() -> R) -> R {
         r
     });
     THREAD_WATCH.with(|d| d.replace(previous));
-    r.unwrap_or_else(|p| std::panic::resume_unwind(p))
+    let made = !watch.context.load(Ordering::Acquire).is_null();
+    (r.unwrap_or_else(|p| std::panic::resume_unwind(p)), made)
 }
 
 /// A value that is only ever used on the thread that made it.

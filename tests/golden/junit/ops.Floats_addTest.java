@@ -26,15 +26,15 @@ public class Floats_addTest {
     }
 
     /**
-     * Input: this = o0 (Floats), x = 8.0.
+     * Input: this = o0 (Floats), x = 16.0.
      * Path: line 49 true.
      * Outcome: returns normally.
      */
     @Test
     public void trace1_returns() throws Throwable {
         ops.Floats o0 = Heap.alloc(ops.Floats.class);
-        Heap.set(o0, "ops.Floats.total", 2056.0000000000364);
-        o0.add(8.0);
+        Heap.set(o0, "ops.Floats.total", 68719476736.0);
+        o0.add(16.0);
         assertEquals(0.0f, Heap.get(o0, "ops.Floats.scale"));
         assertEquals(100.0, Heap.get(o0, "ops.Floats.total"));
     }

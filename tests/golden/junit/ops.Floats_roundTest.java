@@ -12,35 +12,35 @@ import uberlazy.runtime.Heap;
  */
 public class Floats_roundTest {
     /**
-     * Input: f = 4.0f.
+     * Input: f = 6.0f.
      * Path: line 34 false; line 35 false.
-     * Outcome: returns 4.
+     * Outcome: returns 6.
      */
     @Test
     public void trace0_returns() throws Throwable {
-        int result = ops.Floats.round(4.0f);
-        assertEquals(4, result);
+        int result = ops.Floats.round(6.0f);
+        assertEquals(6, result);
     }
 
     /**
-     * Input: f = 0.50097656f.
+     * Input: f = 2.5585938f.
      * Path: line 34 false; line 35 true.
-     * Outcome: returns 1.
+     * Outcome: returns 3.
      */
     @Test
     public void trace1_returns() throws Throwable {
-        int result = ops.Floats.round(0.50097656f);
-        assertEquals(1, result);
+        int result = ops.Floats.round(2.5585938f);
+        assertEquals(3, result);
     }
 
     /**
-     * Input: f = 3.6902495e19f.
+     * Input: f = 7.9228163e28f.
      * Path: line 34 true.
      * Outcome: returns -1.
      */
     @Test
     public void trace2_returns() throws Throwable {
-        int result = ops.Floats.round(3.6902495e19f);
+        int result = ops.Floats.round(7.9228163e28f);
         assertEquals(-1, result);
     }
 }
