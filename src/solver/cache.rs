@@ -76,15 +76,6 @@ impl<S: Solver> ModelCache<S> {
         }
     }
 
-    /// Without the empty model to start from: the first query goes to the solver. For POSE
-    /// under a precondition, whose P-searches follow models that value every symbol
-    /// ([`super::z3::Z3Solver::valuing_every_symbol`]): repairs of the empty model value few,
-    /// and its RedBlackTree#insert with repOK at scope 5 took 6.9 -> 7.4 s with them.
-    pub fn first_model_from_the_solver(mut self) -> Self {
-        self.models.clear();
-        self
-    }
-
     /// With a solver of its own for the independent parts of queries.
     pub fn with_side(mut self, side: S) -> Self {
         self.side = Some(side);
