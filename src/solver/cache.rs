@@ -50,7 +50,7 @@ pub struct ModelCache<S> {
     refuted_share: u32,
     /// By site, whether each of its last queries past the recent models was unsatisfiable
     /// (the lowest bit the newest), and how many of those there are (at most 8).
-    sites: HashMap<Site, (u8, u8)>,
+    sites: HashMap<Site, (u8, u8), IdBuild>,
 }
 
 /// [`ModelCache::refuted_share`]'s whole.
@@ -72,7 +72,7 @@ impl<S: Solver> ModelCache<S> {
             side: None,
             propagator: Propagator::default(),
             refuted_share: 0,
-            sites: HashMap::new(),
+            sites: HashMap::default(),
         }
     }
 

@@ -121,10 +121,11 @@ impl Z3Solver {
 
     /// The Z3 solver, made on first use ([`Z3Solver::made`]).
     fn z3(&mut self) -> &z3::Solver {
-        if self.solver.is_none() {
-            self.solver = Some(self.made(self.floats.1));
-        }
-        self.solver.get_or_insert_with(z3::Solver::new)
+        let solver = match self.solver.take() {
+            Some(s) => s,
+            None => self.made(self.floats.1),
+        };
+        self.solver.insert(solver)
     }
 
     /// A new Z3 solver (for every theory with `floats`), the thread's context handed to the
@@ -217,12 +218,10 @@ impl Z3Solver {
     /// come before the check and cut the stack short.
     fn by_deadline(&mut self, check: impl FnOnce(&z3::Solver) -> ZSat) -> ZSat {
         self.suspect = false;
-        self.z3();
-        let Some(solver) = &self.solver else { return ZSat::Unknown };
-        let Some((timeout_us, watch)) = &self.watch else { return check(solver) };
-        let due = now_us().saturating_add(*timeout_us).max(1);
+        let Some((timeout_us, watch)) = self.watch.clone() else { return check(self.z3()) };
+        let due = now_us().saturating_add(timeout_us).max(1);
         watch.deadline.store(due, Ordering::Release);
-        let r = check(solver);
+        let r = check(self.z3());
         watch.deadline.store(0, Ordering::Release);
         self.late = now_us() >= due;
         if r != ZSat::Unknown && self.interrupts() != self.epoch {
