@@ -183,22 +183,23 @@ impl<'a> Evaluator<'a> {
         if matches!(t.node(), Node::Bool(_) | Node::Bv(..)) {
             return self.eval_node(t);
         }
-        if let Some(v) = self.memo.get(&t.id()) {
+        // A term no changed symbol reaches has its value in the shared memo, any other in the
+        // evaluator's own (`changed` only grows, so a term stays on its side).
+        let shared = self.shared.is_some() && t.symbol_bits() & self.changed == 0;
+        if let Some(v) = self.memo_for(shared).get(&t.id()) {
             return v.clone();
         }
-        if self.shared.is_some() && t.symbol_bits() & self.changed == 0 {
-            if let Some(v) = self.shared.as_ref().and_then(|m| m.get(&t.id())) {
-                return v.clone();
-            }
-            let v = self.eval_node(t);
-            if let Some(m) = self.shared.as_mut() {
-                m.insert(t.id(), v.clone());
-            }
-            return v;
-        }
         let v = self.eval_node(t);
-        self.memo.insert(t.id(), v.clone());
+        self.memo_for(shared).insert(t.id(), v.clone());
         v
+    }
+
+    /// The shared memo when `shared` (and there is one), else the evaluator's own.
+    fn memo_for(&mut self, shared: bool) -> &mut Memo {
+        match &mut self.shared {
+            Some(m) if shared => m,
+            _ => &mut self.memo,
+        }
     }
 
     fn bv(&mut self, t: &Term) -> Option<u64> {

@@ -275,8 +275,12 @@ impl TermPool {
         let symbols = match &node {
             Node::Var(name, _) => symbol_bit(name),
             Node::Bool(_) | Node::Bv(..) => 0,
-            Node::Not(a) | Node::Neg(a) | Node::SExt(_, a) | Node::ZExt(_, a) | Node::Extract(_, _, a) => bits(&[a]),
-            Node::FpConv(_, _, a) => bits(&[a]),
+            Node::Not(a)
+            | Node::Neg(a)
+            | Node::SExt(_, a)
+            | Node::ZExt(_, a)
+            | Node::Extract(_, _, a)
+            | Node::FpConv(_, _, a) => bits(&[a]),
             Node::And(v) | Node::Or(v) => v.iter().fold(0, |b, t| b | t.symbol_bits()),
             Node::Ite(a, b, c) | Node::Store(a, b, c) => bits(&[a, b, c]),
             Node::Eq(a, b) | Node::Bin(_, a, b) | Node::Cmp(_, a, b) | Node::Select(a, b) | Node::FpBin(_, a, b) => {

@@ -390,7 +390,7 @@ impl Facts {
         let mut dirty = start;
         // What a round's values decide stays decided under the next round's, which add to
         // them: each round evaluates only what the last left unknown.
-        let mut kept = super::eval::Memo::default();
+        let mut kept = super::Memo::default();
         for _ in 0..ROUNDS {
             let mut learned = Learned::default();
             for (name, dom) in bounds {
