@@ -244,10 +244,13 @@ impl Repairer {
     /// is compared with a term, the value that makes them equal (and one above and below);
     /// where an ordering compares other arithmetic over `name`, the extremes of its width.
     /// A term compared with `name` may name it too (a value set that may be `name`'s own
-    /// location): its value now counts.
+    /// location): its value now counts. Where `name` equals a constant it is compared with,
+    /// the values beside it (`1 != L5.level` with `L5.level` 1: AATree#insert's P-search at
+    /// scope 4 went to Z3 for it, 10 ms of a 40 ms run in making Z3's context).
     fn constants(&self, name: &str, from: usize, ev: &mut Evaluator) -> (BTreeSet<u64>, Vec<u64>) {
         let mut out = BTreeSet::new();
         let mut near = Vec::new();
+        let mut width = 0;
         let mut visited: HashSet<u32, BuildHasherDefault<IdHasher>> = HashSet::default();
         let entries = self.occurs.get(name).map(Vec::as_slice).unwrap_or_default();
         for t in entries.iter().filter(|i| **i >= from).filter_map(|i| self.pc.get(*i)) {
@@ -281,8 +284,9 @@ impl Repairer {
                             continue;
                         }
                         match k.node() {
-                            Node::Bv(_, raw) if matches!(x.node(), Node::Eq(..)) => {
+                            Node::Bv(w, raw) if matches!(x.node(), Node::Eq(..)) => {
                                 out.insert(*raw);
+                                width = *w;
                             }
                             _ if k.width() > 0 => {
                                 if let Some(Val::Bv(e)) = ev.eval(k) {
@@ -299,6 +303,13 @@ impl Repairer {
                     stack.extend(x.children().into_iter().cloned());
                 }
             }
+        }
+        // Compared with one constant and equal to it now, it may need to differ from it
+        // (`1 != L5.level`); a choice among locations has the others to take.
+        if let Some(k) =
+            out.first().filter(|k| out.len() == 1 && ev.value_of(name).unwrap_or(&Val::Bv(0)) == &Val::Bv(**k))
+        {
+            near.extend(&around(*k, width)[1..]);
         }
         (out, near)
     }
@@ -541,7 +552,8 @@ impl Repairer {
     /// an alias), then the values of what the symbol is compared with.
     fn values(&self, name: &Rc<str>, first: usize, ev: &mut Evaluator) -> Vec<u64> {
         let (ks, near) = self.constants(name, first, ev);
-        let now = ev.value_of(name).cloned();
+        // A symbol the assignment leaves out is 0 (see `Evaluator`).
+        let now = Some(ev.value_of(name).cloned().unwrap_or(Val::Bv(0)));
         let zero = ks.contains(&0).then_some(0);
         let mut seen = BTreeSet::new();
         zero.into_iter()
@@ -706,6 +718,26 @@ mod tests {
         let not1 = p.not(&is1);
         let base = Assignment::default();
         assert!(Repairer::default().repair(&base, &[], &[is1, not1]).is_none());
+    }
+
+    /// `1 != L5.level` where `L5.level` is 1 now (AATree#insert's P-search at scope 4, which
+    /// went to Z3), and `size != 0` where the model leaves `size` out (so it is 0): the
+    /// values beside the constant are candidates.
+    #[test]
+    fn a_symbol_equal_to_a_constant_it_must_differ_from_takes_a_value_beside_it() {
+        let mut p = TermPool::new();
+        let (level, size) = (p.var("L5.level", Sort::Bv(32)), p.var("this.size", Sort::Bv(32)));
+        let (zero, one) = (p.bv(32, 0), p.bv(32, 1));
+        let is1 = p.eq(&one, &level);
+        let not1 = p.not(&is1);
+        let empty = p.eq(&size, &zero);
+        let nonempty = p.not(&empty);
+        let mut base = Assignment::default();
+        base.values.insert(Rc::from("L5.level"), Val::Bv(1));
+        let m = Repairer::default().repair(&base, &[], std::slice::from_ref(&not1)).unwrap();
+        assert_eq!(m.get("L5.level"), Some(&Val::Bv(2)));
+        let m = Repairer::default().repair(&Assignment::default(), &[], &[nonempty]).unwrap();
+        assert_eq!(m.get("this.size"), Some(&Val::Bv(1)));
     }
 
     /// `size + 1 <= size` (the overflow side of `size > before` after `size = size + 1`)
