@@ -27,7 +27,7 @@ use crate::term::{Assignment, BvOp, Evaluator, IdBuild, IdHasher, Memo, Node, So
 /// How many recent symbols are tried, newest first.
 const RECENT: usize = 6;
 /// How many candidate assignments are evaluated at most per query.
-const MAX_CANDIDATES: usize = 96;
+pub const MAX_CANDIDATES: usize = 96;
 /// Most symbols one repair changes.
 const STEPS: usize = 4;
 
@@ -355,6 +355,11 @@ impl Repairer {
     /// change on, any it depends on), taking a value that makes that entry true without
     /// falsifying more than one entry more than before.
     pub fn repair(&mut self, base: &Assignment, known: &[Term], pc: &[Term]) -> Option<Assignment> {
+        self.repair_within(base, known, pc, MAX_CANDIDATES)
+    }
+
+    /// [`Repairer::repair`] evaluating at most `most` candidate assignments.
+    pub fn repair_within(&mut self, base: &Assignment, known: &[Term], pc: &[Term], most: usize) -> Option<Assignment> {
         self.sync(pc);
         let start = super::common_prefix(known, pc);
         let mut walk = self.start(base, start)?;
@@ -375,7 +380,7 @@ impl Repairer {
                 }
                 for k in self.values(&name, first, &mut ev) {
                     tried += 1;
-                    if tried > MAX_CANDIDATES {
+                    if tried > most {
                         return None;
                     }
                     // A change may leave one more entry false than there are now (the new object
@@ -738,6 +743,24 @@ mod tests {
         assert_eq!(m.get("L5.level"), Some(&Val::Bv(2)));
         let m = Repairer::default().repair(&Assignment::default(), &[], &[nonempty]).unwrap();
         assert_eq!(m.get("this.size"), Some(&Val::Bv(1)));
+    }
+
+    /// The short repair of the model cache (`SHORT_REPAIR`) gives up where the value that
+    /// works is a later candidate than it may try: here the third (3 and 2 are tried first).
+    #[test]
+    fn a_repair_tries_no_more_candidates_than_it_is_given() {
+        let mut p = TermPool::new();
+        let x = p.var("x", Sort::Bv(32));
+        let (one, two, three) = (p.bv(32, 1), p.bv(32, 2), p.bv(32, 3));
+        let options: Vec<Term> = [&one, &two, &three].iter().map(|k| p.eq(&x, k)).collect();
+        let some = p.or(&options);
+        let below = p.cmp(BvCmp::Slt, &x, &two);
+        let both = p.and(&[some, below]);
+        let pc = std::slice::from_ref(&both);
+        let base = Assignment::default();
+        assert!(Repairer::default().repair_within(&base, &[], pc, 2).is_none());
+        let m = Repairer::default().repair_within(&base, &[], pc, 3).unwrap();
+        assert_eq!(m.get("x"), Some(&Val::Bv(1)));
     }
 
     /// `size + 1 <= size` (the overflow side of `size > before` after `size = size + 1`)
