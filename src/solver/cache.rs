@@ -224,6 +224,13 @@ impl<S: Solver> ModelCache<S> {
         propagator.starts(pc, base).into_iter().find_map(|start| repairer.repair(&start, &[], pc))
     }
 
+    /// `Sat` with a repaired model of a query past the recent models, counted.
+    fn met(&mut self, m: Assignment) -> SatResult {
+        self.note(false);
+        self.hits += 1;
+        SatResult::Sat(m)
+    }
+
     /// Moves [`ModelCache::refuted_share`] by a query past the recent models.
     fn note(&mut self, refuted: bool) {
         self.refuted_share -= self.refuted_share >> 5;
@@ -288,9 +295,7 @@ impl<S: Solver> ModelCache<S> {
                 return self.refute();
             }
             if let Some(m) = self.repaired_within(pc, SHORT_REPAIR) {
-                self.note(false);
-                self.hits += 1;
-                return SatResult::Sat(m);
+                return self.met(m);
             }
             if self.propagator.refuted(pc, &s) {
                 self.note(true);
@@ -300,9 +305,7 @@ impl<S: Solver> ModelCache<S> {
             syms = Some(s);
         }
         if let Some(m) = self.repaired(pc) {
-            self.note(false);
-            self.hits += 1;
-            return SatResult::Sat(m);
+            return self.met(m);
         }
         // Unit propagation refutes what value sets and field choices decide between them
         // (`term/propagate.rs`): most of the unsatisfiable queries of uber's P-searches.

@@ -247,7 +247,8 @@ impl Repairer {
     /// location): its value now counts. Where `name` equals a constant it is compared with,
     /// the values beside it (`1 != L5.level` with `L5.level` 1: AATree#insert's P-search at
     /// scope 4 went to Z3 for it, 10 ms of a 40 ms run in making Z3's context).
-    fn constants(&self, name: &str, from: usize, ev: &mut Evaluator) -> (BTreeSet<u64>, Vec<u64>) {
+    /// `now` is `name`'s value under `ev`.
+    fn constants(&self, name: &str, now: &Val, from: usize, ev: &mut Evaluator) -> (BTreeSet<u64>, Vec<u64>) {
         let mut out = BTreeSet::new();
         let mut near = Vec::new();
         let mut width = 0;
@@ -306,9 +307,7 @@ impl Repairer {
         }
         // Compared with one constant and equal to it now, it may need to differ from it
         // (`1 != L5.level`); a choice among locations has the others to take.
-        if let Some(k) =
-            out.first().filter(|k| out.len() == 1 && ev.value_of(name).unwrap_or(&Val::Bv(0)) == &Val::Bv(**k))
-        {
+        if let Some(k) = out.first().filter(|k| out.len() == 1 && *now == Val::Bv(**k)) {
             near.extend(&around(*k, width)[1..]);
         }
         (out, near)
@@ -556,15 +555,15 @@ impl Repairer {
     /// its value under `ev`: null first, then the newest locations (a fresh object before
     /// an alias), then the values of what the symbol is compared with.
     fn values(&self, name: &Rc<str>, first: usize, ev: &mut Evaluator) -> Vec<u64> {
-        let (ks, near) = self.constants(name, first, ev);
         // A symbol the assignment leaves out is 0 (see `Evaluator`).
-        let now = Some(ev.value_of(name).cloned().unwrap_or(Val::Bv(0)));
+        let now = ev.value_of(name).cloned().unwrap_or(Val::Bv(0));
+        let (ks, near) = self.constants(name, &now, first, ev);
         let zero = ks.contains(&0).then_some(0);
         let mut seen = BTreeSet::new();
         zero.into_iter()
             .chain(ks.iter().rev().copied().filter(|k| *k != 0))
             .chain(near)
-            .filter(|k| seen.insert(*k) && now != Some(Val::Bv(*k)))
+            .filter(|k| seen.insert(*k) && now != Val::Bv(*k))
             .collect()
     }
 }
