@@ -145,11 +145,12 @@ fn linear(
 
 /// The one symbol of `x`'s linear form, when its coefficient is 1 or -1, and the value it
 /// takes when `x` is `v`: the form is `x` modulo 2^w, and such a form is one-to-one
-/// (`(L2.degree - 1) == L3.degree` once `L3.degree` is 0 makes `L2.degree` 1). Not through
-/// if-then-else branches: every equality asks, and reading them made POSE's propagation
-/// slower than the queries it saved (RedBlackTree#insert with repOK at scope 5: +0.9 s).
+/// (`(L2.degree - 1) == L3.degree` once `L3.degree` is 0 makes `L2.degree` 1). Through
+/// if-then-else branches only with [`Known::deep`]: every equality asks, and reading them
+/// made POSE's propagation slower than the queries it saved (RedBlackTree#insert with repOK
+/// at scope 5: +0.9 s).
 pub(super) fn solved(ev: &mut Evaluator<'_>, known: Known<'_>, x: &Term, v: u64) -> Option<(Rc<str>, Val)> {
-    let lin = linear(ev, known, x, DEPTH, false, true)?;
+    let lin = linear(ev, known, x, DEPTH, known.deep, true)?;
     let [(name, k, w)] = lin.xs.as_slice() else { return None };
     if k.abs() != 1 || *w != x.width() {
         return None;

@@ -447,3 +447,33 @@ fn a_round_keeps_what_the_last_decided_and_asks_again_what_it_did_not() {
     let mut ev = Evaluator::partial_keeping(&values, kept);
     assert_eq!((ev.eval(&a1), ev.eval(&b2)), (Some(Val::Bool(true)), Some(Val::Bool(true))));
 }
+
+/// POSE's BinomialHeap#insert with repOK at scope 4 sent this to Z3: the child's degree is
+/// 0, one less than the sibling's (an if-then-else value, `s` once `h != s`), which differs
+/// from 1. Only the deep propagation solves the difference through the branch.
+#[test]
+fn a_deep_propagation_solves_arithmetic_through_the_branches_the_facts_take() {
+    let mut p = TermPool::default();
+    let (h, s) = (p.var("h", Sort::Bv(16)), p.var("s", Sort::Bv(16)));
+    let (hd, sd, cd) =
+        (p.var("h.degree", Sort::Bv(32)), p.var("s.degree", Sort::Bv(32)), p.var("c.degree", Sort::Bv(32)));
+    let (zero, one) = (p.int(0), p.int(1));
+    let same = p.eq(&h, &s);
+    let apart = p.not(&same);
+    let degree = p.ite(&same, &hd, &sd);
+    let is1 = p.eq(&one, &degree);
+    let not1 = p.not(&is1);
+    let below = p.bin(BvOp::Sub, &degree, &one);
+    let child = p.eq(&cd, &below);
+    let leaf = p.eq(&zero, &cd);
+    let pc = [apart, not1, child, leaf];
+    let syms: Vec<Rc<[Rc<str>]>> = pc.iter().map(|t| t.var_names().into()).collect();
+    let mut prop = Propagator::default();
+    assert!(!prop.refuted(&pc, &syms));
+    assert!(prop.refuted_deeply(&pc, &syms));
+    // With the child's degree 1 instead, the sibling's is 2: nothing to refute.
+    let leaf = p.eq(&one, &cd);
+    let pc = [pc[0].clone(), pc[1].clone(), pc[2].clone(), leaf];
+    let syms: Vec<Rc<[Rc<str>]>> = pc.iter().map(|t| t.var_names().into()).collect();
+    assert!(!prop.refuted_deeply(&pc, &syms));
+}
