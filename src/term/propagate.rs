@@ -240,8 +240,7 @@ impl Propagator {
     /// uber's queries without a precondition, which it never refutes, took 3 % longer).
     pub fn refuted_deeply(&self, pc: &[Term], syms: &[Rc<[Rc<str>]>]) -> bool {
         let mut facts = Facts { deep: true, ..Facts::default() };
-        let mut open = None;
-        refuted_from(&mut facts, pc, syms, Dirty::after(0), false, &mut open)
+        facts.refuted(pc, syms, &small_domains(pc), Dirty::after(0))
     }
 
     /// The symbol values propagation decided for `pc`, the query it last failed to refute
