@@ -404,6 +404,15 @@ impl<S: Solver> Solver for ModelCache<S> {
         }
     }
 
+    /// Kept as the newest model when it satisfies `pc`: the search for a test's input follows
+    /// the state's witness, and its checks, which extend `pc`, then meet it first.
+    fn suggest(&mut self, m: &Assignment, pc: &[Term]) {
+        let mut ev = Evaluator::new(m);
+        if pc.iter().all(|t| matches!(ev.eval(t), Some(Val::Bool(true)))) {
+            self.remember(m.clone(), pc);
+        }
+    }
+
     fn eval(&mut self, terms: &[Term]) -> Option<Vec<Val>> {
         if let Some((m, pc)) = &self.pinned {
             let mut ev = Evaluator::new(m);

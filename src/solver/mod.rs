@@ -95,6 +95,11 @@ pub trait Solver {
         let _ = prefer;
         self.model(pc)
     }
+    /// A model that may satisfy `pc` (a state's witness): a solver that keeps models keeps
+    /// it when it does, for the queries that extend `pc`.
+    fn suggest(&mut self, m: &Assignment, pc: &[Term]) {
+        let _ = (m, pc);
+    }
     /// The values of `terms` in the model pinned by the last [`Solver::model`] call.
     fn eval(&mut self, terms: &[Term]) -> Option<Vec<Val>>;
     fn stats(&self) -> SolverStats;

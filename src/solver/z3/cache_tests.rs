@@ -233,3 +233,33 @@ fn a_site_whose_queries_were_refuted_is_expected_to_be_refuted_again() {
     assert_eq!(s.likely_unsat(Some(new)), s.likely_unsat(None));
     assert!(asked.borrow().is_empty());
 }
+
+#[test]
+fn a_suggested_model_of_the_path_condition_meets_the_queries_that_extend_it() {
+    // A state's witness values `a` 7 and `b` 9; the search for its test's input asks about
+    // its path condition `5 < a` and more, and the witness meets that before any model the
+    // cache made. A model that does not satisfy the path condition is not kept: it would
+    // meet the newer constraints only.
+    let mut p = TermPool::new();
+    let (a, b) = (p.var("a", Sort::Bv(32)), p.var("b", Sort::Bv(32)));
+    let (five, seven, eight) = (p.int(5), p.int(7), p.int(8));
+    let pc = [p.slt(&five, &a)];
+    let (mut s, asked) = cache();
+    assert!(matches!(s.check(&pc), SatResult::Sat(_)));
+    let model = |a: i64, b: i64| {
+        let mut m = crate::term::Assignment::default();
+        m.values.insert("a".into(), Val::Bv(a as u64));
+        m.values.insert("b".into(), Val::Bv(b as u64));
+        m
+    };
+    s.suggest(&model(1, 9), &pc);
+    let above = [pc[0].clone(), p.slt(&eight, &b)];
+    let SatResult::Sat(m) = s.check(&above) else { panic!("satisfiable") };
+    assert_ne!(m.get("a"), Some(&Val::Bv(1)));
+    s.suggest(&model(7, 9), &pc);
+    let repaired = s.stats().repaired;
+    let SatResult::Sat(m) = s.check(&[pc[0].clone(), p.eq(&a, &seven)]) else { panic!("satisfiable") };
+    assert_eq!(m, model(7, 9));
+    assert_eq!(s.stats().repaired, repaired);
+    assert!(asked.borrow().is_empty());
+}
