@@ -8,6 +8,7 @@
 //! place (`solver/z3.rs`); [`eval`] evaluates them under an assignment for model caching
 //! and replay.
 
+mod classes;
 mod domain;
 pub mod eval;
 mod float;
@@ -20,6 +21,7 @@ use std::collections::HashMap;
 use std::hash::{Hash, Hasher};
 use std::rc::Rc;
 
+pub use classes::EqClasses;
 pub use eval::{Assignment, Evaluator, IdBuild, IdHasher, Memo, Val};
 pub use float::{FpConv, FpOp, java_literal, nan_bits};
 pub use order::OrderEdges;
