@@ -124,7 +124,8 @@ impl EqClasses {
             match self.log.pop() {
                 Some(Undo::Join { child, root, konst }) => {
                     self.parent.remove(&child);
-                    let back = self.size.get(&root).copied().unwrap_or(1) - self.size.get(&child).copied().unwrap_or(1);
+                    let (whole, part) = (self.size.get(&root), self.size.get(&child));
+                    let back = whole.copied().unwrap_or(1).saturating_sub(part.copied().unwrap_or(1));
                     self.size.insert(root, back);
                     match konst {
                         Some(k) => self.konst.insert(root, k),
