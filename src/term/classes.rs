@@ -107,23 +107,27 @@ impl EqClasses {
         x
     }
 
-    /// The constant of the class of `t`, whose root is `root`.
-    fn constant(&self, t: &Term, root: u32) -> Option<u32> {
-        self.konst.get(&root).copied().or_else(|| (matches!(t.node(), Node::Bv(..)) && t.id() == root).then_some(root))
+    /// Records the values of the constants among `atoms`.
+    fn note(&mut self, atoms: [&Term; 2]) {
+        for c in atoms {
+            if let Node::Bv(_, v) = c.node() {
+                self.values.insert(c.id(), *v);
+                if *v == 0 && !self.zeros.contains(&c.id()) {
+                    self.zeros.push(c.id());
+                }
+            }
+        }
+    }
+
+    /// The constant (term id) of the class of root `r`, if it has one.
+    fn const_id(&self, r: u32) -> Option<u32> {
+        self.konst.get(&r).copied().or_else(|| self.values.contains_key(&r).then_some(r))
     }
 
     /// Whether the literal `a == b` (`equal`) or `!(a == b)` contradicts the classes.
     fn contradicts(&self, a: &Term, b: &Term, equal: bool) -> bool {
         let (ra, rb) = (self.find(a.id()), self.find(b.id()));
-        if !equal {
-            return ra == rb;
-        }
-        if let (Some(ka), Some(kb)) = (self.constant(a, ra), self.constant(b, rb))
-            && ka != kb
-        {
-            return true;
-        }
-        self.kept_apart(ra, rb)
+        if equal { self.kept_apart(ra, rb) } else { ra == rb }
     }
 
     /// Whether the atoms `x` and `y` are in the classes of roots `ra` and `rb`, either way.
@@ -149,8 +153,7 @@ impl EqClasses {
 
     /// The value of the constant of the class of root `r`, if it has one.
     fn class_value(&self, r: u32) -> Option<u64> {
-        let k = self.konst.get(&r).copied().unwrap_or(r);
-        self.values.get(&k).copied()
+        self.const_id(r).and_then(|k| self.values.get(&k).copied())
     }
 
     /// Whether the class of root `r` is not null: a constant other than 0, or kept apart
@@ -270,14 +273,7 @@ impl EqClasses {
             return;
         }
         let Some((a, b, equal)) = literal(t) else { return };
-        for c in [a, b] {
-            if let Node::Bv(_, v) = c.node() {
-                self.values.insert(c.id(), *v);
-                if *v == 0 && !self.zeros.contains(&c.id()) {
-                    self.zeros.push(c.id());
-                }
-            }
-        }
+        self.note([a, b]);
         if !equal {
             self.apart.push((a.id(), b.id()));
             self.log.push(Undo::Apart);
@@ -287,7 +283,7 @@ impl EqClasses {
         if ra == rb {
             return;
         }
-        let (ka, kb) = (self.constant(a, ra), self.constant(b, rb));
+        let (ka, kb) = (self.const_id(ra), self.const_id(rb));
         let size = |r: u32| self.size.get(&r).copied().unwrap_or(1);
         let (child, root) = if size(ra) < size(rb) { (ra, rb) } else { (rb, ra) };
         let grown = size(root) + size(child);
@@ -351,11 +347,13 @@ impl EqClasses {
         let mark = self.log.len();
         let mut refuted = false;
         for t in extra {
-            if let Some((a, b, equal)) = literal(t)
-                && self.contradicts(a, b, equal)
-            {
-                refuted = true;
-                break;
+            if let Some((a, b, equal)) = literal(t) {
+                // A constant's value is a fact of every path condition: it stays.
+                self.note([a, b]);
+                if self.contradicts(a, b, equal) {
+                    refuted = true;
+                    break;
+                }
             }
             self.add(t);
         }
