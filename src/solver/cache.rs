@@ -285,12 +285,13 @@ impl<S: Solver> ModelCache<S> {
         // of the queries the plain propagation leaves are either repaired within a few
         // candidates or refuted by a split, and a full repair that fails costs three times
         // the short one (POSE's RedBlackTree#insert with repOK at scope 5: 12,546 failed
-        // repairs, 99 us each, before 12,244 refutations by a split).
+        // repairs, 99 us each, before 12,244 refutations by a split). The plain propagation
+        // there probes the state a fork's sides share ([`Propagator::refuted_probing`]).
         let mut syms = None;
         let mut split = false;
         if self.likely_unsat(site) {
             let s = self.symbols_each(pc);
-            if self.propagator.refuted_splitting(pc, &s, false) {
+            if self.propagator.refuted_probing(pc, &s) {
                 self.note(true);
                 return self.refute();
             }

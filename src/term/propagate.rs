@@ -33,7 +33,8 @@
 //! left open first: [`Propagator::decided`]) are most of a model (`solver/cache.rs`). A
 //! [`Propagator`] keeps the facts of recent queries: a depth-first search asks about path
 //! conditions that extend each other, and after the first round only the constraints that
-//! name a symbol something new was learned about are evaluated again.
+//! name a symbol something new was learned about are evaluated again. Case splits and the
+//! probes of the state a fork's sides share are in `propagate_cases.rs`.
 
 use std::collections::{HashMap, HashSet};
 use std::rc::Rc;
@@ -119,43 +120,7 @@ fn refuted_from(
     if facts.refuted(pc, syms, &bounds, start) {
         return true;
     }
-    splits && split_refuted(facts, pc, syms, &bounds, SPLIT_DEPTH, left_open)
-}
-
-/// Whether, for one of the first [`SPLITS`] symbols with two to [`SPLIT_VALUES`] values
-/// left, every value refutes `pc` (propagated from `facts`, at a fixpoint), each case split
-/// again `depth - 1` levels deeper. `left_open` gets the facts of the case left open that
-/// decide the most symbols.
-fn split_refuted(
-    facts: &Facts,
-    pc: &[Term],
-    syms: &[Rc<[Rc<str>]>],
-    bounds: &[(Rc<str>, Domain)],
-    depth: u32,
-    left_open: &mut Option<Facts>,
-) -> bool {
-    let open: Vec<(Rc<str>, Vec<u64>)> = bounds
-        .iter()
-        .filter_map(|(name, dom)| {
-            let vs: Vec<u64> = facts.left(name, dom).take(SPLIT_VALUES + 1).collect();
-            (2..=SPLIT_VALUES).contains(&vs.len()).then(|| (name.clone(), vs))
-        })
-        .take(SPLITS)
-        .collect();
-    open.into_iter().any(|(name, vs)| {
-        vs.iter().all(|v| {
-            let mut f = facts.clone();
-            f.values.values.insert(name.clone(), Val::Bv(*v));
-            // At a fixpoint but for the split symbol: only its constraints can learn more.
-            let names = std::iter::once(name.clone()).collect();
-            let refuted = f.refuted(pc, syms, bounds, Dirty { all: false, from: pc.len(), names })
-                || (depth > 1 && split_refuted(&f, pc, syms, bounds, depth - 1, left_open));
-            if !refuted && left_open.as_ref().is_none_or(|o| o.values.values.len() < f.values.values.len()) {
-                *left_open = Some(f);
-            }
-            refuted
-        })
-    })
+    splits && cases::split_refuted(facts, pc, syms, &bounds, cases::SPLIT_DEPTH, left_open)
 }
 
 /// Which constraints a round of propagation evaluates: all of them, those from index `from`
@@ -205,6 +170,23 @@ impl Propagator {
     /// [`Propagator::refuted`] without the case splits when not `splits`: the facts found
     /// are kept all the same, so a later call with splits on `pc` starts from them.
     pub fn refuted_splitting(&mut self, pc: &[Term], syms: &[Rc<[Rc<str>]>], splits: bool) -> bool {
+        self.refuted_with(pc, syms, splits, false)
+    }
+
+    /// [`Propagator::refuted`] without the case splits, probing the prefix `pc` shares with
+    /// the last query (see [`Facts::probed`]) when its facts are new: the prefix is the state
+    /// a fork's sides share, so what the probes learn serves every side. For queries that are
+    /// often unsatisfiable (the model cache's guess): POSE's P-searches fork on the object a
+    /// field holds, one side per earlier symbol it may be, and the path condition leaves one
+    /// of a few numbers to the object the method's reads went through, which only a case
+    /// split found, once per side (RedBlackTree#insert with repOK at scope 5: 6,083 sides
+    /// refuted by a split, 245 us each; 360 once the prefix is probed).
+    pub fn refuted_probing(&mut self, pc: &[Term], syms: &[Rc<[Rc<str>]>]) -> bool {
+        self.refuted_with(pc, syms, false, true)
+    }
+
+    /// [`Propagator::refuted_splitting`], with `probe` as in [`Propagator::refuted_probing`].
+    fn refuted_with(&mut self, pc: &[Term], syms: &[Rc<[Rc<str>]>], splits: bool, probe: bool) -> bool {
         let (mut facts, mut from) = self
             .recent
             .iter()
@@ -215,9 +197,13 @@ impl Propagator {
         let shared = super::common_prefix(&self.last, pc);
         self.last = pc.to_vec();
         if shared > from && shared < pc.len() {
-            // Only the prefix's propagation: its splits and order cycles are the query's.
-            let part = &pc[..shared];
-            if facts.propagate(part, &syms[..shared], &small_domains(part), Dirty::after(from)) {
+            // Only the prefix's propagation (and probes): its splits and order cycles are
+            // the query's.
+            let (part, part_syms) = (&pc[..shared], &syms[..shared]);
+            let domains = small_domains(part);
+            if facts.propagate(part, part_syms, &domains, Dirty::after(from))
+                || (probe && facts.probed(part, part_syms, &domains))
+            {
                 return true;
             }
             self.keep(part, facts.clone());
@@ -288,18 +274,6 @@ impl Propagator {
         self.recent.truncate(KEEP_FACTS);
     }
 }
-
-/// How many symbols [`refuted_by_propagation`] splits on at most, at each level.
-const SPLITS: usize = 4;
-
-/// The most values a symbol it splits on may have left (six was slower: symbols with many
-/// values left took the place of those whose cases refute).
-const SPLIT_VALUES: usize = 4;
-
-/// How many levels deep it splits. POSE with repOK at scope 5 over the 47 public SIR
-/// methods, one run each: two values and one level 19.8 s (7,427 Z3 queries), four values
-/// and two levels 15.6 s (2,220), three levels 14.2 s.
-const SPLIT_DEPTH: u32 = 2;
 
 /// `t` with its if-then-else structure resolved as far as the facts decide the conditions.
 fn taken_branch(ev: &mut Evaluator<'_>, known: Known<'_>, t: &Term) -> Term {
@@ -753,6 +727,9 @@ fn push_value(out: &mut Learned, name: Rc<str>, v: Val, want: bool) {
         (false, Val::Arr(..)) => {}
     }
 }
+
+#[path = "propagate_cases.rs"]
+mod cases;
 
 #[path = "propagate_linear.rs"]
 mod linear;

@@ -129,6 +129,43 @@ fn a_symbol_with_two_values_left_is_split_on() {
 }
 
 #[test]
+fn a_probe_of_the_prefix_two_queries_share_decides_what_a_split_of_each_would() {
+    // `next` is 1 (`a`) or 2 (`b`), `a.key < b.key`, and the key read through `next` is at
+    // least `b.key`: `next` must be `b`, which only a case of `next` shows. The next query
+    // reads `x` or `y` through `next`, needs 7 and `x` is not.
+    let mut p = TermPool::default();
+    let next = p.var("next", Sort::Bv(16));
+    let (zero, one) = (p.bv(16, 0), p.bv(16, 1));
+    let (ka, kb) = (p.var("a.key", Sort::Bv(32)), p.var("b.key", Sort::Bv(32)));
+    let (x, y, seven) = (p.var("x", Sort::Bv(32)), p.var("y", Sort::Bv(32)), p.int(7));
+    let is_a = p.eq(&next, &one);
+    let key = p.ite(&is_a, &ka, &kb);
+    let bound = at_most(&mut p, &next, 2);
+    let prefix = vec![bound, p.ne(&next, &zero), p.slt(&ka, &kb), p.sle(&kb, &key)];
+    let value = p.ite(&is_a, &y, &x);
+    let mut first = prefix.clone();
+    first.push(p.eq(&x, &seven));
+    let mut second = prefix;
+    second.extend([p.eq(&value, &seven), p.ne(&x, &seven)]);
+    let syms = |pc: &[Term]| -> Vec<Rc<[Rc<str>]>> { pc.iter().map(|t| t.var_names().into()).collect() };
+    let (s1, s2) = (syms(&first), syms(&second));
+    let mut plain = Propagator::default();
+    assert!(!plain.refuted_splitting(&first, &s1, false));
+    assert!(!plain.refuted_splitting(&second, &s2, false), "without a case of `next` nothing is decided");
+    let mut probing = Propagator::default();
+    assert!(!probing.refuted_probing(&first, &s1));
+    assert!(probing.refuted_probing(&second, &s2));
+    // And the probe refutes nothing that holds: `x == 7` alone is satisfiable.
+    let mut third = second.clone();
+    third.truncate(4);
+    third.push(p.eq(&value, &seven));
+    let s3 = syms(&third);
+    let mut probing = Propagator::default();
+    assert!(!probing.refuted_probing(&first, &s1));
+    assert!(!probing.refuted_probing(&third, &s3));
+}
+
+#[test]
 fn symbols_with_up_to_four_values_left_are_split_on_two_levels_deep() {
     // `x` is 2, 3 or 4 and `y` 5 or 6; the key `v` read through `x` is `k2`, `k3` or `k4`,
     // the key `w` read through `y` is `k5` or `k6`, and `w < a <= v`. Every `ki <= kj`
