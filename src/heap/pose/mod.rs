@@ -229,7 +229,6 @@ impl Pose {
             let alias = cx.terms.and2(&non_null, &eq);
             assume.push(cx.terms.implies(&alias, &both));
         }
-        let fresh = cx.terms.and(&distinct);
         let kinds = fresh_kinds(cx, ty);
         let options: Vec<Term> = kinds
             .iter()
@@ -240,7 +239,10 @@ impl Pose {
             })
             .collect();
         let class_ok = cx.terms.or(&options);
-        assume.push(cx.terms.implies(&fresh, &class_ok));
+        if !class_ok.is_true() {
+            let fresh = cx.terms.and(&distinct);
+            assume.push(cx.terms.implies(&fresh, &class_ok));
+        }
         let cut = Cut::of_new(cx, heap, &var, max);
         heap.syms.push(Rc::new(Sym {
             name: name.to_string(),
