@@ -37,21 +37,10 @@ pub(super) fn split_refuted(
     depth: u32,
     left_open: &mut Option<Facts>,
 ) -> bool {
-    let open: Vec<(Rc<str>, Vec<u64>)> = bounds
-        .iter()
-        .filter_map(|(name, dom)| {
-            let vs: Vec<u64> = facts.left(name, dom).take(SPLIT_VALUES + 1).collect();
-            (2..=SPLIT_VALUES).contains(&vs.len()).then(|| (name.clone(), vs))
-        })
-        .take(SPLITS)
-        .collect();
-    open.into_iter().any(|(name, vs)| {
+    facts.open(bounds, SPLITS).into_iter().any(|(name, vs)| {
         vs.iter().all(|v| {
             let mut f = facts.clone();
-            f.values.values.insert(name.clone(), Val::Bv(*v));
-            // At a fixpoint but for the split symbol: only its constraints can learn more.
-            let names = std::iter::once(name.clone()).collect();
-            let refuted = f.refuted(pc, syms, bounds, Dirty { all: false, from: pc.len(), names })
+            let refuted = f.refuted_in_case(pc, syms, bounds, &name, *v)
                 || (depth > 1 && split_refuted(&f, pc, syms, bounds, depth - 1, left_open));
             if !refuted && left_open.as_ref().is_none_or(|o| o.values.values.len() < f.values.values.len()) {
                 *left_open = Some(f);
@@ -62,27 +51,44 @@ pub(super) fn split_refuted(
 }
 
 impl Facts {
+    /// The first `most` symbols of a small domain with two to [`SPLIT_VALUES`] values left,
+    /// with those values.
+    fn open(&self, bounds: &[(Rc<str>, Domain)], most: usize) -> Vec<(Rc<str>, Vec<u64>)> {
+        bounds
+            .iter()
+            .filter_map(|(name, dom)| {
+                let vs: Vec<u64> = self.left(name, dom).take(SPLIT_VALUES + 1).collect();
+                (2..=SPLIT_VALUES).contains(&vs.len()).then(|| (name.clone(), vs))
+            })
+            .take(most)
+            .collect()
+    }
+
+    /// Whether the case `name == v` refutes `pc`, from these facts at a fixpoint: only the
+    /// constraints of `name` can learn more. The facts end as that case's.
+    fn refuted_in_case(
+        &mut self,
+        pc: &[Term],
+        syms: &[Rc<[Rc<str>]>],
+        bounds: &[(Rc<str>, Domain)],
+        name: &Rc<str>,
+        v: u64,
+    ) -> bool {
+        self.values.values.insert(name.clone(), Val::Bv(v));
+        let names = std::iter::once(name.clone()).collect();
+        self.refuted(pc, syms, bounds, Dirty { all: false, from: pc.len(), names })
+    }
+
     /// Failed-literal probing, at a fixpoint of propagation: each value left to the first
     /// [`PROBES`] symbols of a small domain with two to [`SPLIT_VALUES`] values left that
     /// propagation refutes (with the order cycles) becomes a value the symbol differs from,
     /// and what that decides is propagated; `true` when the facts then contradict (a symbol
     /// with no value left). What a probe refutes `pc` implies, so the facts stay sound.
     pub(super) fn probed(&mut self, pc: &[Term], syms: &[Rc<[Rc<str>]>], bounds: &[(Rc<str>, Domain)]) -> bool {
-        let open: Vec<(Rc<str>, Vec<u64>)> = bounds
-            .iter()
-            .filter_map(|(name, dom)| {
-                let vs: Vec<u64> = self.left(name, dom).take(SPLIT_VALUES + 1).collect();
-                (2..=SPLIT_VALUES).contains(&vs.len()).then(|| (name.clone(), vs))
-            })
-            .take(PROBES)
-            .collect();
         let mut learned = Learned::default();
-        for (name, vs) in open {
+        for (name, vs) in self.open(bounds, PROBES) {
             for v in vs {
-                let mut f = self.clone();
-                f.values.values.insert(name.clone(), Val::Bv(v));
-                let names = std::iter::once(name.clone()).collect();
-                if f.refuted(pc, syms, bounds, Dirty { all: false, from: pc.len(), names }) {
+                if self.clone().refuted_in_case(pc, syms, bounds, &name, v) {
                     learned.unequal.push((name.clone(), v));
                 }
             }
