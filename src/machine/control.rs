@@ -41,6 +41,12 @@ impl<H: HeapStrategy, S: Solver> Machine<'_, H, S> {
         }
         let mut q = st.pc.clone();
         q.extend(extra.iter().filter(|t| !t.is_true() && !st.pc.contains(t)).cloned());
+        // A fork's sides are asked near the state's valid input (see `Solver::suggest`).
+        if let Some(w) = &st.witness
+            && !self.in_p_search
+        {
+            self.solver.suggest(&w.model, &st.pc);
+        }
         match self.solver.check(&q) {
             SatResult::Sat(_) => Feasible::Yes,
             SatResult::Unsat => Feasible::No,

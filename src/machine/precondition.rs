@@ -190,6 +190,10 @@ impl<H: HeapStrategy, S: Solver> Machine<'_, H, S> {
             return Ok(Valid::Yes);
         }
         let hint = st.witness.clone();
+        // The search is asked near the valid input of the state the side forked from.
+        if let Some(w) = &hint {
+            self.solver.suggest(&w.model, &st.pc);
+        }
         self.stats.pre_searches += 1;
         Ok(match self.p_search(st, hint.as_deref().map(|w| &w.model), false)? {
             Search::Found(found, model) => {

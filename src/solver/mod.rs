@@ -96,7 +96,8 @@ pub trait Solver {
         self.model(pc)
     }
     /// A model that may satisfy `pc` (a state's witness): a solver that keeps models keeps
-    /// it when it does, for the queries that extend `pc`.
+    /// it, with the prefix of `pc` it satisfies, for the queries that extend `pc` to meet
+    /// or be repaired from.
     fn suggest(&mut self, m: &Assignment, pc: &[Term]) {
         let _ = (m, pc);
     }

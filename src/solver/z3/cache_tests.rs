@@ -238,8 +238,8 @@ fn a_site_whose_queries_were_refuted_is_expected_to_be_refuted_again() {
 fn a_suggested_model_of_the_path_condition_meets_the_queries_that_extend_it() {
     // A state's witness values `a` 7 and `b` 9; the search for its test's input asks about
     // its path condition `5 < a` and more, and the witness meets that before any model the
-    // cache made. A model that does not satisfy the path condition is not kept: it would
-    // meet the newer constraints only.
+    // cache made. A model that does not satisfy the path condition is kept for the prefix it
+    // satisfies (none here): a query it does not meet is repaired from it.
     let mut p = TermPool::new();
     let (a, b) = (p.var("a", Sort::Bv(32)), p.var("b", Sort::Bv(32)));
     let (five, seven, eight) = (p.int(5), p.int(7), p.int(8));
@@ -261,5 +261,25 @@ fn a_suggested_model_of_the_path_condition_meets_the_queries_that_extend_it() {
     let SatResult::Sat(m) = s.check(&[pc[0].clone(), p.eq(&a, &seven)]) else { panic!("satisfiable") };
     assert_eq!(m, model(7, 9));
     assert_eq!(s.stats().repaired, repaired);
+    assert!(asked.borrow().is_empty());
+}
+
+#[test]
+fn a_suggested_model_is_kept_for_the_prefix_it_satisfies_and_repaired_from() {
+    // The witness of the state a fork's side left (`a` 1000, `b` 1) satisfies the state's
+    // `5 < a` but not the side's `8 < b`: the side's query is repaired from it, keeping `a`.
+    let mut p = TermPool::new();
+    let (a, b) = (p.var("a", Sort::Bv(32)), p.var("b", Sort::Bv(32)));
+    let (five, eight) = (p.int(5), p.int(8));
+    let state = p.slt(&five, &a);
+    let (mut s, asked) = cache();
+    assert!(matches!(s.check(std::slice::from_ref(&state)), SatResult::Sat(_)));
+    let mut witness = crate::term::Assignment::default();
+    witness.values.insert("a".into(), Val::Bv(1000));
+    witness.values.insert("b".into(), Val::Bv(1));
+    let side = [state.clone(), p.slt(&eight, &b)];
+    s.suggest(&witness, &side);
+    let SatResult::Sat(m) = s.check(&side) else { panic!("satisfiable") };
+    assert_eq!(m.get("a"), Some(&Val::Bv(1000)));
     assert!(asked.borrow().is_empty());
 }
