@@ -197,6 +197,7 @@ impl Pose {
         let mut distinct = vec![non_null.clone()];
         // The classes that fit our type, by index: an alias's class must be one of them.
         let fitting: Vec<bool> = heap.kinds.iter().map(|k| compatible(cx.table, k, ty)).collect();
+        let fits_class = |b: i64| usize::try_from(b).ok().and_then(|i| fitting.get(i)) == Some(&true);
         for s in &heap.syms {
             let eq = cx.terms.eq(&var, &s.var);
             distinct.push(cx.terms.not(&eq));
@@ -205,12 +206,8 @@ impl Pose {
             // alias that may be is no constraint (POSE's P-searches make many symbols: with
             // the terms of the general case, making them took a tenth of the run).
             let both = match (class.as_i64(), s.class.as_i64()) {
-                (Some(a), Some(b)) => {
-                    if a == b && usize::try_from(b).ok().and_then(|i| fitting.get(i)) == Some(&true) {
-                        continue;
-                    }
-                    cx.terms.fls()
-                }
+                (Some(a), Some(b)) if a == b && fits_class(b) => continue,
+                (Some(_), Some(_)) => cx.terms.fls(),
                 _ => {
                     let same = cx.terms.eq(&class, &s.class);
                     let fits: Vec<Term> = fitting
