@@ -60,22 +60,27 @@ impl Graph {
         true
     }
 
-    /// Edges between the constants of each width, in order; with `only_ordered`, of the
-    /// widths an ordering compares (at the others, [`joins_constants`] asks instead).
-    fn const_edges(&mut self, only_ordered: bool) -> Vec<Edge> {
+    /// Empties the graph, keeping its room.
+    fn clear(&mut self) {
+        self.edges.clear();
+        self.consts.clear();
+        self.ordered.clear();
+    }
+
+    /// Edges between the constants of each width, in order.
+    fn const_edges(&mut self) -> Vec<Edge> {
         self.consts.sort_unstable();
         self.consts.dedup();
-        let mut out = Vec::new();
-        for pair in self.consts.windows(2) {
-            if let [(w1, v1, a), (w2, v2, b)] = pair
-                && w1 == w2
-                && (!only_ordered || self.ordered.contains(w1))
-            {
-                out.push((*a, *b, v1 < v2, *w1));
-            }
-        }
-        out
+        chain_edges(&self.consts, |_| true).collect()
     }
+}
+
+/// Edges between consecutive constants of `consts` (sorted) of one width that `width` admits.
+fn chain_edges<'a>(consts: &'a [Const], width: impl Fn(&u32) -> bool + 'a) -> impl Iterator<Item = Edge> + 'a {
+    consts.windows(2).filter_map(move |pair| match pair {
+        [(w1, v1, a), (w2, v2, b)] if w1 == w2 && width(w1) => Some((*a, *b, v1 < v2, *w1)),
+        _ => None,
+    })
 }
 
 /// The edges of `sorted` (sorted by source: a node's successors are one run of it) and of
@@ -86,11 +91,20 @@ fn successors<'a>(sorted: &'a [Edge], loose: &'a [Edge], n: u32) -> impl Iterato
     run.chain(loose.iter().filter(move |e| e.0 == n))
 }
 
+/// The nodes a walk has seen and has yet to visit (kept across walks for their room).
+#[derive(Default)]
+struct Walk {
+    seen: Vec<(u32, bool)>,
+    work: Vec<(u32, bool)>,
+}
+
 /// Whether `to` is reachable from `from` over the edges of `sorted` and `loose`, through a
 /// strict edge unless `strict` already.
-fn reaches(sorted: &[Edge], loose: &[Edge], from: u32, to: u32, strict: bool) -> bool {
-    let mut seen: Vec<(u32, bool)> = Vec::new();
-    let mut work = vec![(from, strict)];
+fn reaches(sorted: &[Edge], loose: &[Edge], from: u32, to: u32, strict: bool, walk: &mut Walk) -> bool {
+    let Walk { seen, work } = walk;
+    seen.clear();
+    work.clear();
+    work.push((from, strict));
     while let Some((n, s)) = work.pop() {
         if n == to && s {
             return true;
@@ -106,23 +120,31 @@ fn reaches(sorted: &[Edge], loose: &[Edge], from: u32, to: u32, strict: bool) ->
 }
 
 /// Whether the terms equal to `from` over the edges of `sorted` and `loose` (equalities
-/// only, at a width no ordering compares) hold two different constants of `consts`.
-fn joins_constants(sorted: &[Edge], loose: &[Edge], consts: &[Const], from: u32) -> bool {
-    let mut seen: Vec<u32> = Vec::new();
+/// only, at a width no ordering compares) hold two different constants (`is_const`).
+fn joins_constants(
+    sorted: &[Edge],
+    loose: &[Edge],
+    is_const: impl Fn(u32) -> bool,
+    from: u32,
+    walk: &mut Walk,
+) -> bool {
+    let Walk { seen, work } = walk;
+    seen.clear();
+    work.clear();
+    work.push((from, false));
     let mut constant = None;
-    let mut work = vec![from];
-    while let Some(n) = work.pop() {
-        if seen.contains(&n) {
+    while let Some((n, _)) = work.pop() {
+        if seen.contains(&(n, false)) {
             continue;
         }
-        seen.push(n);
-        if consts.iter().any(|c| c.2 == n) {
+        seen.push((n, false));
+        if is_const(n) {
             if constant.is_some_and(|c| c != n) {
                 return true;
             }
             constant = Some(n);
         }
-        work.extend(successors(sorted, loose, n).map(|e| e.1));
+        work.extend(successors(sorted, loose, n).map(|e| (e.1, false)));
     }
     false
 }
@@ -144,6 +166,21 @@ pub struct OrderEdges {
     /// The first `sorted_len` of the edges, sorted by source.
     sorted: Vec<Edge>,
     sorted_len: usize,
+    /// How many of the constants `scratch.base_consts` holds sorted (`usize::MAX`: none
+    /// since the constants changed).
+    consts_sorted: usize,
+    scratch: Scratch,
+}
+
+/// What one question builds, kept for its room: the question's own graph, the edges not
+/// sorted, the constants (of the path condition and with the question's), the walk.
+#[derive(Default)]
+struct Scratch {
+    new: Graph,
+    loose: Vec<Edge>,
+    base_consts: Vec<Const>,
+    consts: Vec<Const>,
+    walk: Walk,
 }
 
 impl OrderEdges {
@@ -153,6 +190,9 @@ impl OrderEdges {
         self.entries.truncate(common);
         self.ends.truncate(common);
         let (e, c, o) = self.ends.last().copied().unwrap_or_default();
+        if c < self.graph.consts.len() {
+            self.consts_sorted = usize::MAX;
+        }
         let g = &mut self.graph;
         g.edges.truncate(e);
         g.consts.truncate(c);
@@ -174,14 +214,19 @@ impl OrderEdges {
     /// knows to be consistent there, or nothing). The edges of `base` are kept for the next
     /// question. An equality at a width no ordering compares walks only the terms it equates.
     pub fn refutes(&mut self, base: &[Term], extra: &[&Term]) -> bool {
-        let mut new = Graph::default();
+        let mut new = std::mem::take(&mut self.scratch.new);
+        new.clear();
         let mut same = |t: &Term| t.clone();
         for t in extra {
             new.add(t, &mut same);
         }
-        if new.edges.is_empty() {
-            return false;
-        }
+        let refuted = !new.edges.is_empty() && self.closes_cycle(base, &new);
+        self.scratch.new = new;
+        refuted
+    }
+
+    /// [`OrderEdges::refutes`] of the edges `new` (not empty) states.
+    fn closes_cycle(&mut self, base: &[Term], new: &Graph) -> bool {
         self.sync(base);
         let g = &self.graph;
         if g.edges.len() - self.sorted_len > LOOSE {
@@ -190,19 +235,33 @@ impl OrderEdges {
             self.sorted.dedup();
             self.sorted_len = g.edges.len();
         }
-        let mut all = Graph {
-            edges: Vec::new(),
-            consts: [&new.consts[..], &g.consts[..]].concat(),
-            ordered: g.ordered.iter().chain(&new.ordered).copied().collect(),
-        };
-        let mut loose = g.edges.get(self.sorted_len..).unwrap_or_default().to_vec();
-        loose.extend(all.const_edges(true));
-        loose.extend_from_slice(&new.edges);
-        new.edges.iter().any(|&(a, b, s, w)| {
-            if all.ordered.contains(&w) {
-                reaches(&self.sorted, &loose, b, a, s)
+        let ordered = |w: &u32| g.ordered.contains(w) || new.ordered.contains(w);
+        let s = &mut self.scratch;
+        s.loose.clear();
+        s.loose.extend_from_slice(g.edges.get(self.sorted_len..).unwrap_or_default());
+        s.loose.extend_from_slice(&new.edges);
+        // The constants' chain matters only to an edge at a width an ordering compares.
+        if new.edges.iter().any(|e| ordered(&e.3)) {
+            if self.consts_sorted != g.consts.len() {
+                s.base_consts.clone_from(&g.consts);
+                s.base_consts.sort_unstable();
+                s.base_consts.dedup();
+                self.consts_sorted = g.consts.len();
+            }
+            s.consts.clone_from(&s.base_consts);
+            if !new.consts.is_empty() {
+                s.consts.extend_from_slice(&new.consts);
+                s.consts.sort_unstable();
+                s.consts.dedup();
+            }
+            s.loose.extend(chain_edges(&s.consts, ordered));
+        }
+        let is_const = |n: u32| g.consts.iter().chain(&new.consts).any(|c| c.2 == n);
+        new.edges.iter().any(|&(a, b, strict, w)| {
+            if ordered(&w) {
+                reaches(&self.sorted, &s.loose, b, a, strict, &mut s.walk)
             } else {
-                joins_constants(&self.sorted, &loose, &all.consts, b)
+                joins_constants(&self.sorted, &s.loose, is_const, b, &mut s.walk)
             }
         })
     }
@@ -223,7 +282,7 @@ pub(super) fn refutes_resolved(pc: &[Term], resolve: &mut dyn FnMut(&Term) -> Te
     if !g.edges.iter().any(|e| e.2) {
         return false;
     }
-    let chain = g.const_edges(false);
+    let chain = g.const_edges();
     g.edges.extend(chain);
     strict_cycle(&g.edges)
 }
@@ -320,6 +379,21 @@ mod tests {
         assert!(kept.refutes(&[ba.clone(), cb.clone()], &[&closes]));
         // A shorter one drops the edges of the entries past it.
         assert!(!kept.refutes(&[ba], &[&closes]));
+    }
+
+    #[test]
+    fn kept_constants_follow_the_path_condition_asked_about() {
+        let mut p = TermPool::default();
+        let (a, b) = (p.var("a", Sort::Bv(32)), p.var("b", Sort::Bv(32)));
+        let (three, seven, nine) = (p.int(3), p.int(7), p.int(9));
+        let (b_below3, a_below7) = (p.slt(&b, &three), p.slt(&a, &seven));
+        let (nine_le_b, nine_le_a) = (p.sle(&nine, &b), p.sle(&nine, &a));
+        let mut kept = OrderEdges::default();
+        // `b < 3` and `9 <= b`: 9 <= b < 3 < 9.
+        assert!(kept.refutes(std::slice::from_ref(&b_below3), &[&nine_le_b]));
+        // As many constants, another one: 9 <= a < 7 < 9 needs the chain of 7, not of 3.
+        assert!(kept.refutes(std::slice::from_ref(&a_below7), &[&nine_le_a]));
+        assert!(!kept.refutes(&[b_below3], &[&nine_le_a]));
     }
 
     #[test]
