@@ -219,11 +219,12 @@ impl<'p, H: HeapStrategy, S: Solver> Machine<'p, H, S> {
     }
 
     /// Whether the run must stop now: a stop request, the deadline, or (checked every
-    /// [`MEMORY_CHECK_STEPS`] steps) the memory limit.
+    /// [`MEMORY_CHECK_STEPS`] steps, not before the first of them: the concrete run of each
+    /// test's input is a machine of its own, which read /proc at its step 0, 2 % of a run
+    /// with repOK) the memory limit.
     fn halt(&self) -> Option<Halt> {
-        self.budget
-            .halt()
-            .or_else(|| if self.stats.steps.is_multiple_of(MEMORY_CHECK_STEPS) { self.budget.memory() } else { None })
+        let due = (self.stats.steps + 1).is_multiple_of(MEMORY_CHECK_STEPS);
+        self.budget.halt().or_else(|| if due { self.budget.memory() } else { None })
     }
 
     /// A state the run stopped before it ended, as a cut trace (no model, no path-condition
