@@ -57,6 +57,9 @@ pub struct Repairer {
     /// The symbols of the entries seen, by term id (depth-first queries come back to them),
     /// and whether they read array contents.
     symbols_of: HashMap<u32, (Rc<[Rc<str>]>, bool), BuildHasherDefault<IdHasher>>,
+    /// The nodes a walk of [`Repairer::new_nodes`] or [`Repairer::mentions`] has seen (kept
+    /// for its room).
+    seen: HashSet<u32, BuildHasherDefault<IdHasher>>,
 }
 
 /// A repair under way: the changes made so far, with the defined symbols recomputed (over
@@ -174,6 +177,7 @@ impl Repairer {
                 }
             }
         }
+        let (mut ids, mut vars) = (Vec::new(), Vec::new());
         for t in &pc[common..] {
             let i = self.pc.len();
             let mut def = None;
@@ -183,18 +187,20 @@ impl Repairer {
                         && !self.first.contains_key(&name)
                         && e.as_i64().is_none()
                         && e.as_bool().is_none()
-                        && !self.new_nodes(e).1.iter().any(|x| var_name(x).as_ref() == Some(&name))
+                        && !self.mentions(e, &name)
                     {
                         def = Some((name, e.clone()));
                         break;
                     }
                 }
             }
-            let (ids, vars) = self.new_nodes(t);
-            for id in ids {
-                self.walked.insert(id, i);
+            ids.clear();
+            vars.clear();
+            self.new_nodes(t, &mut ids, &mut vars);
+            for id in &ids {
+                self.walked.insert(*id, i);
             }
-            for v in vars {
+            for v in &vars {
                 let Node::Var(name, sort) = v.node() else { continue };
                 if self.first.contains_key(name) {
                     continue;
@@ -218,23 +224,39 @@ impl Repairer {
         }
     }
 
-    /// The nodes of `t` not walked yet, and the symbols among them. A symbol that first
-    /// occurs in `t` is among them: every walked node's symbols occur in an earlier entry.
-    fn new_nodes(&self, t: &Term) -> (Vec<u32>, Vec<Term>) {
-        let mut seen: HashSet<u32, BuildHasherDefault<IdHasher>> = HashSet::default();
-        let (mut ids, mut vars) = (Vec::new(), Vec::new());
-        let mut stack = vec![t.clone()];
+    /// The nodes of `t` not walked yet (into `ids`), and the symbols among them (into `vars`).
+    /// A symbol that first occurs in `t` is among them: every walked node's symbols occur in
+    /// an earlier entry.
+    fn new_nodes<'t>(&mut self, t: &'t Term, ids: &mut Vec<u32>, vars: &mut Vec<&'t Term>) {
+        self.seen.clear();
+        let mut stack = vec![t];
         while let Some(x) = stack.pop() {
-            if self.walked.contains_key(&x.id()) || !seen.insert(x.id()) {
+            if self.walked.contains_key(&x.id()) || !self.seen.insert(x.id()) {
                 continue;
             }
             ids.push(x.id());
             if let Node::Var(..) = x.node() {
-                vars.push(x.clone());
+                vars.push(x);
             }
-            stack.extend(x.children().into_iter().cloned());
+            x.push_children(&mut stack);
         }
-        (ids, vars)
+    }
+
+    /// Whether a node of `e` not walked yet is the symbol `name` (one not walked yet occurs
+    /// only there).
+    fn mentions(&mut self, e: &Term, name: &str) -> bool {
+        self.seen.clear();
+        let mut stack = vec![e];
+        while let Some(x) = stack.pop() {
+            if self.walked.contains_key(&x.id()) || !self.seen.insert(x.id()) {
+                continue;
+            }
+            if matches!(x.node(), Node::Var(n, _) if &**n == name) {
+                return true;
+            }
+            x.push_children(&mut stack);
+        }
+        false
     }
 
     /// The constants `name` is compared with (`name == k`) in the entries from `from` on,

@@ -187,7 +187,7 @@ impl Term {
 
     /// Pushes the children of this term, in order, onto `out` (a walk's stack: no vector of
     /// its own per node).
-    fn push_children<'a>(&'a self, out: &mut Vec<&'a Term>) {
+    pub(crate) fn push_children<'a>(&'a self, out: &mut Vec<&'a Term>) {
         match &self.0.node {
             Node::Bool(_) | Node::Bv(..) | Node::Var(..) => {}
             Node::Not(a)
