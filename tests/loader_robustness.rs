@@ -1,7 +1,8 @@
 //! The loader never panics or aborts on bad class files: every prefix truncation and
 //! thousands of seeded random byte mutations of each sample class file go through parsing,
 //! the class table and the lowering of every method, and each case ends in an error or a
-//! valid class table (issue 2, acceptance).
+//! valid class table (issue 2, acceptance). On the subject jars the table's quick answer to
+//! "does this class have this instance field" agrees with the fields it lists.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use std::path::Path;
@@ -272,4 +273,23 @@ fn corrupt_jars() {
     }
     assert!(try_load(&original));
     eprintln!("{loaded} of 1000 mutated jars loaded");
+}
+
+/// `has_instance_field` (the uber heap asks it at every read) agrees with `instance_fields`
+/// for every class and every field of every subject jar, inherited and static ones included.
+#[test]
+fn a_class_has_exactly_the_instance_fields_it_lists() {
+    for jar in ["samples", "subjects", "ops", "frontend", "sir", "modern"] {
+        let cp = ClassPath::open(&format!("testdata/{jar}.jar")).unwrap();
+        let t = ClassTable::load(&cp).unwrap();
+        let classes: Vec<_> = t.classes().map(|c| c.id).collect();
+        let fields: Vec<_> = t.classes().flat_map(|c| c.fields.iter().copied()).collect();
+        assert!(!fields.is_empty(), "{jar}.jar declares no fields");
+        for &c in &classes {
+            let listed = t.instance_fields(c);
+            for &f in &fields {
+                assert_eq!(t.has_instance_field(c, f), listed.contains(&f), "{jar}: {:?} {:?}", t.class(c).name, f);
+            }
+        }
+    }
 }

@@ -166,6 +166,24 @@ impl ClassTable {
             .or_else(|| if r.is_abstract() { None } else { Some(resolved) })
     }
 
+    /// Whether `f` is among [`ClassTable::instance_fields`] of `c`, without listing them (a
+    /// heap asks it at every read through a reference with several locations).
+    pub fn has_instance_field(&self, c: ClassId, f: FieldId) -> bool {
+        if self.field(f).is_static() {
+            return false;
+        }
+        let mut cur = Some(c);
+        // At most as many steps as classes: a cyclic hierarchy from a corrupt class path ends.
+        for _ in 0..=self.classes.len() {
+            let Some(k) = cur else { return false };
+            if self.class(k).fields.contains(&f) {
+                return true;
+            }
+            cur = self.class(k).super_class;
+        }
+        false
+    }
+
     /// Instance fields of `c`, inherited ones first (superclass order), in declaration order.
     pub fn instance_fields(&self, c: ClassId) -> Vec<FieldId> {
         let mut chain = self.superclasses(c);

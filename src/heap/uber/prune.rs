@@ -77,7 +77,7 @@ impl UberHeap {
         let mut kept = Vec::with_capacity(locs.len());
         for l in &locs {
             let Some(c) = self.loc(*l).ok().and_then(|loc| loc.kind.class()) else { continue };
-            if *has.entry(c).or_insert_with(|| cx.table.instance_fields(c).contains(&f)) {
+            if *has.entry(c).or_insert_with(|| cx.table.has_instance_field(c, f)) {
                 kept.push(*l);
             }
         }
