@@ -259,7 +259,7 @@ pub fn mask(v: u64, w: u32) -> u64 {
 /// One pool serves one exploration; it is never global.
 #[derive(Debug, Default)]
 pub struct TermPool {
-    table: HashMap<Node, Term>,
+    table: HashMap<Node, Term, IdBuild>,
     next: u32,
 }
 
