@@ -169,19 +169,7 @@ impl ClassTable {
     /// Whether `f` is among [`ClassTable::instance_fields`] of `c`, without listing them (a
     /// heap asks it at every read through a reference with several locations).
     pub fn has_instance_field(&self, c: ClassId, f: FieldId) -> bool {
-        if self.field(f).is_static() {
-            return false;
-        }
-        let mut cur = Some(c);
-        // At most as many steps as classes: a cyclic hierarchy from a corrupt class path ends.
-        for _ in 0..=self.classes.len() {
-            let Some(k) = cur else { return false };
-            if self.class(k).fields.contains(&f) {
-                return true;
-            }
-            cur = self.class(k).super_class;
-        }
-        false
+        !self.field(f).is_static() && self.superclasses(c).iter().any(|k| self.class(*k).fields.contains(&f))
     }
 
     /// Instance fields of `c`, inherited ones first (superclass order), in declaration order.

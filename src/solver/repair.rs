@@ -57,8 +57,7 @@ pub struct Repairer {
     /// The symbols of the entries seen, by term id (depth-first queries come back to them),
     /// and whether they read array contents.
     symbols_of: HashMap<u32, (Rc<[Rc<str>]>, bool), BuildHasherDefault<IdHasher>>,
-    /// The nodes a walk of [`Repairer::new_nodes`] or [`Repairer::mentions`] has seen (kept
-    /// for its room).
+    /// The nodes [`Repairer::walk_new`] has seen (kept for its room).
     seen: HashSet<u32, BuildHasherDefault<IdHasher>>,
 }
 
@@ -228,30 +227,30 @@ impl Repairer {
     /// A symbol that first occurs in `t` is among them: every walked node's symbols occur in
     /// an earlier entry.
     fn new_nodes<'t>(&mut self, t: &'t Term, ids: &mut Vec<u32>, vars: &mut Vec<&'t Term>) {
+        self.walk_new(t, |x| {
+            ids.push(x.id());
+            if let Node::Var(..) = x.node() {
+                vars.push(x);
+            }
+            false
+        });
+    }
+
+    /// Whether a node of `e` not walked yet is the symbol `name` (one not walked yet occurs
+    /// only there).
+    fn mentions(&mut self, e: &Term, name: &str) -> bool {
+        self.walk_new(e, |x| matches!(x.node(), Node::Var(n, _) if &**n == name))
+    }
+
+    /// Visits each node of `t` not walked yet once, until `stop` says so (then `true`).
+    fn walk_new<'t>(&mut self, t: &'t Term, mut stop: impl FnMut(&'t Term) -> bool) -> bool {
         self.seen.clear();
         let mut stack = vec![t];
         while let Some(x) = stack.pop() {
             if self.walked.contains_key(&x.id()) || !self.seen.insert(x.id()) {
                 continue;
             }
-            ids.push(x.id());
-            if let Node::Var(..) = x.node() {
-                vars.push(x);
-            }
-            x.push_children(&mut stack);
-        }
-    }
-
-    /// Whether a node of `e` not walked yet is the symbol `name` (one not walked yet occurs
-    /// only there).
-    fn mentions(&mut self, e: &Term, name: &str) -> bool {
-        self.seen.clear();
-        let mut stack = vec![e];
-        while let Some(x) = stack.pop() {
-            if self.walked.contains_key(&x.id()) || !self.seen.insert(x.id()) {
-                continue;
-            }
-            if matches!(x.node(), Node::Var(n, _) if &**n == name) {
+            if stop(x) {
                 return true;
             }
             x.push_children(&mut stack);
