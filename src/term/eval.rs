@@ -214,6 +214,10 @@ impl<'a> Evaluator<'a> {
 
     /// The value of symbol `name`: the overlay's, else the assignment's (`None`: unset).
     pub fn value_of(&self, name: &str) -> Option<&Val> {
+        // An empty overlay (most evaluators') is not asked: asking hashes the name.
+        if self.overlay.is_empty() {
+            return self.asg.values.get(name);
+        }
         self.overlay.get(name).or_else(|| self.asg.values.get(name))
     }
 
@@ -291,7 +295,7 @@ impl<'a> Evaluator<'a> {
         Some(match t.node() {
             Node::Bool(b) => Val::Bool(*b),
             Node::Bv(_, v) => Val::Bv(*v),
-            Node::Var(name, sort) => match self.overlay.get(name).or_else(|| self.asg.values.get(name)) {
+            Node::Var(name, sort) => match self.value_of(name) {
                 Some(v) => v.clone(),
                 None if self.partial => return None,
                 None => match sort {

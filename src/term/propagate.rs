@@ -138,8 +138,16 @@ impl Dirty {
         Dirty { all: false, from, names: HashSet::default() }
     }
 
-    fn covers(&self, i: usize, syms: &[Rc<str>]) -> bool {
-        self.all || i >= self.from || syms.iter().any(|v| self.names.contains(v))
+    /// Whether the round evaluates `pc[i]`, `t`, whose symbols are `syms`; `bits` holds the
+    /// [`super::symbol_bit`]s of `names` (a constraint none of whose symbols has one of them
+    /// names none).
+    fn covers(&self, i: usize, t: &Term, syms: &[Rc<str>], bits: u64) -> bool {
+        self.all || i >= self.from || (t.symbol_bits() & bits != 0 && syms.iter().any(|v| self.names.contains(v)))
+    }
+
+    /// The [`super::symbol_bit`]s of `names`.
+    fn bits(&self) -> u64 {
+        self.names.iter().fold(0, |b, n| b | super::symbol_bit(n))
     }
 }
 
@@ -409,8 +417,9 @@ impl Facts {
             {
                 let mut ev = Evaluator::partial_keeping(&self.values, std::mem::take(&mut kept));
                 let known = self.known();
+                let bits = dirty.bits();
                 for (i, t) in pc.iter().enumerate() {
-                    if !dirty.covers(i, syms.get(i).map_or(&[][..], |s| &s[..])) {
+                    if !dirty.covers(i, t, syms.get(i).map_or(&[][..], |s| &s[..]), bits) {
                         continue;
                     }
                     match decided(&mut ev, known, t) {
