@@ -139,8 +139,8 @@ impl Dirty {
     }
 
     /// Whether the round evaluates `pc[i]`, `t`, whose symbols are `syms`; `bits` holds the
-    /// [`super::symbol_bit`]s of `names` (a constraint none of whose symbols has one of them
-    /// names none).
+    /// [`super::symbol_bit`]s of `names`: a constraint whose [`Term::symbol_bits`] miss them
+    /// all names none of them, and its symbols are not looked up.
     fn covers(&self, i: usize, t: &Term, syms: &[Rc<str>], bits: u64) -> bool {
         self.all || i >= self.from || (t.symbol_bits() & bits != 0 && syms.iter().any(|v| self.names.contains(v)))
     }
