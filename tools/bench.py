@@ -7,14 +7,15 @@ usage: tools/bench.py class <Class> <out.csv>     one class (make runs these in 
                                                   time_ms and paths of `run --json`, per method
 
 `times` runs `uberlazy run --json` on every public method of the SIR classes with each strategy
-(one process per method and strategy, one after the other), prints per method the time_ms and
+(one process per run of a method with a strategy), prints per method the time_ms and
 paths of each strategy, the totals, the slowest ten (method, strategy) pairs, and checks that
 uber's total is at most lazy's, that no method takes uber more than 2 x lazy + 50 ms, that
 sir.BinomialHeap#extractMin takes uber under 1 s (without a precondition), that POSE's total
 is at most 2 x lazy's (with repOK), and that every strategy reports the same set of program
 paths for every method. Without --repok: --max-depth BENCH_DEPTH; with --repok the bounds of the
-repOK rows below. With --runs N each time is the median of N runs. Exit status 1 when a check
-fails.
+repOK rows below. With --runs N each time is the median of N runs, the strategies of a method
+taking turns run by run (a busy stretch of the machine falls on all of them). Exit status 1 when
+a check fails.
 
 For each strategy and precondition (`none`, `repOK`) it runs `uberlazy gen` on the public
 methods of sir.<Class> (repOK excluded) with `--stats` (traces, paths, ... per method) and
@@ -323,18 +324,23 @@ def times(args):
     rows = []  # (method, strategy, time_ms, solver_ms, traces, paths, path set, check_ms, precondition_ms)
     for cls in a.classes.split(","):
         for m in public_methods(cls):
-            for s in strategies:
-                progress(f"{m} {s}")
-                ts = []
-                for _ in range(a.runs):
+            # The strategies take turns run by run, so that a stretch of a busy machine
+            # falls on all of them rather than on one strategy's runs of the method.
+            ts = {s: [] for s in strategies}
+            last = {}
+            for _ in range(a.runs):
+                for s in strategies:
+                    progress(f"{m} {s}")
                     out = subprocess.run([BIN, "run", "--cp", JAR, m, "--strategy", s, "--json", *bounds],
                                          capture_output=True, text=True)
                     if out.returncode != 0:
                         sys.exit(f"{m} {s}: {out.stderr.strip()}")
-                    d = json.loads(out.stdout)
-                    ts.append(d["time_ms"])
+                    last[s] = json.loads(out.stdout)
+                    ts[s].append(last[s]["time_ms"])
+            for s in strategies:
+                d = last[s]
                 paths = frozenset(t["path"] for t in d["trace_list"])
-                rows.append((m, s, int(statistics.median(ts)), d["solver_ms"], d["traces"], d["paths"], paths,
+                rows.append((m, s, int(statistics.median(ts[s])), d["solver_ms"], d["traces"], d["paths"], paths,
                              d.get("check_ms", 0), d.get("precondition_ms", 0)))
     by = {(r[0], r[1]): r for r in rows}
     methods = list(dict.fromkeys(r[0] for r in rows))
