@@ -417,7 +417,8 @@ impl Facts {
             {
                 let mut ev = Evaluator::partial_keeping(&self.values, std::mem::take(&mut kept));
                 let known = self.known();
-                let bits = dirty.bits();
+                // A round over all constraints asks no names.
+                let bits = if dirty.all { 0 } else { dirty.bits() };
                 for (i, t) in pc.iter().enumerate() {
                     if !dirty.covers(i, t, syms.get(i).map_or(&[][..], |s| &s[..]), bits) {
                         continue;
