@@ -53,10 +53,12 @@ pub struct ModelCache<S> {
     sites: HashMap<Site, (u8, u8), IdBuild>,
 }
 
-/// How many candidates the short repair tries where a query is likely unsatisfiable (see
+/// How many candidates the short repair tries before the case splits (see
 /// [`ModelCache::answer_past`]). POSE with repOK at scope 5 over the 47 public SIR methods,
-/// one sitting: 96 (no short repair) 12.6-12.8 s, 4 12.8-13.0, 6 12.1, 8 11.9-12.0, 12 11.9,
-/// 16 12.3-12.5; without a repair before the splits 14.0.
+/// one sitting, where a query is likely unsatisfiable: 96 (no short repair) 12.6-12.8 s, 4
+/// 12.8-13.0, 6 12.1, 8 11.9-12.0, 12 11.9, 16 12.3-12.5; without a repair before the splits
+/// 14.0. For the other queries (uber with repOK at scope 4, medians of 6): 4 310 ms, 8 316 ms,
+/// 12 317 ms, all inside the noise.
 const SHORT_REPAIR: usize = 8;
 
 /// [`ModelCache::refuted_share`]'s whole.
@@ -280,30 +282,31 @@ impl<S: Solver> ModelCache<S> {
         // P-search's fork at one statement of P) predict their own better than all do:
         // uber's AvlTree#insert with repOK at scope 5, 4,726 queries, 1,499 unsatisfiable,
         // 1,798 guessed wrong by the share of all against 1,211 by the share of their site.
+        // The plain propagation there probes the state a fork's sides share
+        // ([`Propagator::refuted_probing`]).
         //
-        // There a short repair follows, then the case splits, before the full repair: most
-        // of the queries the plain propagation leaves are either repaired within a few
-        // candidates or refuted by a split, and a full repair that fails costs three times
-        // the short one (POSE's RedBlackTree#insert with repOK at scope 5: 12,546 failed
-        // repairs, 99 us each, before 12,244 refutations by a split). The plain propagation
-        // there probes the state a fork's sides share ([`Propagator::refuted_probing`]).
-        let mut syms = None;
-        let mut split = false;
-        if self.likely_unsat(site) {
-            let s = self.symbols_each(pc);
-            if self.propagator.refuted_probing(pc, &s) {
-                self.note(true);
-                return self.refute();
-            }
-            if let Some(m) = self.repaired_within(pc, SHORT_REPAIR) {
-                return self.met(m);
-            }
-            if self.propagator.refuted(pc, &s) {
-                self.note(true);
-                return self.refute();
-            }
-            split = true;
-            syms = Some(s);
+        // Then, for every query, a short repair, then the case splits, before the full
+        // repair: most of the queries the plain propagation leaves are either repaired within
+        // a few candidates or refuted by a split, and a full repair that fails costs three
+        // times the short one (POSE's RedBlackTree#insert with repOK at scope 5: 12,546
+        // failed repairs, 99 us each, before 12,244 refutations by a split). Where the full
+        // repair went first, uber's refuted queries with repOK at scope 4 tried 19 candidates
+        // each before the propagation refuted them; the repaired ones needed 2.2.
+        let likely = self.likely_unsat(site);
+        let mut syms = likely.then(|| self.symbols_each(pc));
+        if let Some(s) = &syms
+            && self.propagator.refuted_probing(pc, s)
+        {
+            self.note(true);
+            return self.refute();
+        }
+        if let Some(m) = self.repaired_within(pc, SHORT_REPAIR) {
+            return self.met(m);
+        }
+        let syms = syms.take().unwrap_or_else(|| self.symbols_each(pc));
+        if self.propagator.refuted(pc, &syms) {
+            self.note(true);
+            return self.refute();
         }
         if let Some(m) = self.repaired(pc) {
             return self.met(m);
@@ -313,15 +316,7 @@ impl<S: Solver> ModelCache<S> {
         if self.known_unsat(pc) {
             return self.refute();
         }
-        let syms = match syms {
-            Some(s) => s,
-            None => self.symbols_each(pc),
-        };
-        let refuted = !split && self.propagator.refuted(pc, &syms);
-        self.note(refuted);
-        if refuted {
-            return self.refute();
-        }
+        self.note(false);
         if let Some(m) = self.decided_model(pc) {
             self.repaired += 1;
             self.hits += 1;
