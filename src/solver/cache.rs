@@ -57,8 +57,8 @@ pub struct ModelCache<S> {
 /// [`ModelCache::answer_past`]). POSE with repOK at scope 5 over the 47 public SIR methods,
 /// one sitting, where a query is likely unsatisfiable: 96 (no short repair) 12.6-12.8 s, 4
 /// 12.8-13.0, 6 12.1, 8 11.9-12.0, 12 11.9, 16 12.3-12.5; without a repair before the splits
-/// 14.0. For the other queries (uber with repOK at scope 4, medians of 6): 4 310 ms, 8 316 ms,
-/// 12 317 ms, all inside the noise.
+/// 14.0. For the P-searches' other queries (uber with repOK at scope 4, medians of 6): 4
+/// 310 ms, 8 316 ms, 12 317 ms, all inside the noise.
 const SHORT_REPAIR: usize = 8;
 
 /// [`ModelCache::refuted_share`]'s whole.
@@ -285,13 +285,17 @@ impl<S: Solver> ModelCache<S> {
         // The plain propagation there probes the state a fork's sides share
         // ([`Propagator::refuted_probing`]).
         //
-        // Then, for every query, a short repair, then the case splits, before the full
-        // repair: most of the queries the plain propagation leaves are either repaired within
-        // a few candidates or refuted by a split, and a full repair that fails costs three
-        // times the short one (POSE's RedBlackTree#insert with repOK at scope 5: 12,546
-        // failed repairs, 99 us each, before 12,244 refutations by a split). Where the full
-        // repair went first, uber's refuted queries with repOK at scope 4 tried 19 candidates
-        // each before the propagation refuted them; the repaired ones needed 2.2.
+        // Then, for these and the P-searches' other queries, a short repair, then the case
+        // splits, before the full repair: most of the queries the plain propagation leaves
+        // are either repaired within a few candidates or refuted by a split, and a full
+        // repair that fails costs three times the short one (POSE's RedBlackTree#insert with
+        // repOK at scope 5: 12,546 failed repairs, 99 us each, before 12,244 refutations by a
+        // split). Where the full repair went first, uber's refuted P-search queries with repOK
+        // at scope 4 tried 19 candidates each before propagation refuted them; the repaired
+        // ones needed 2.2. The queries from no site (the method's own forks, and every query
+        // without a precondition) are mostly satisfiable: the full repair goes first (with
+        // the short one first everywhere, `--max-depth 10` over the 47 methods: uber 311 ->
+        // 331 ms, POSE 165 -> 184 ms).
         let likely = self.likely_unsat(site);
         let mut syms = likely.then(|| self.symbols_each(pc));
         if let Some(s) = &syms
@@ -300,13 +304,17 @@ impl<S: Solver> ModelCache<S> {
             self.note(true);
             return self.refute();
         }
-        if let Some(m) = self.repaired_within(pc, SHORT_REPAIR) {
-            return self.met(m);
-        }
-        let syms = syms.take().unwrap_or_else(|| self.symbols_each(pc));
-        if self.propagator.refuted(pc, &syms) {
-            self.note(true);
-            return self.refute();
+        let short_first = likely || site.is_some();
+        if short_first {
+            if let Some(m) = self.repaired_within(pc, SHORT_REPAIR) {
+                return self.met(m);
+            }
+            let s = syms.take().unwrap_or_else(|| self.symbols_each(pc));
+            if self.propagator.refuted(pc, &s) {
+                self.note(true);
+                return self.refute();
+            }
+            syms = Some(s);
         }
         if let Some(m) = self.repaired(pc) {
             return self.met(m);
@@ -316,7 +324,12 @@ impl<S: Solver> ModelCache<S> {
         if self.known_unsat(pc) {
             return self.refute();
         }
-        self.note(false);
+        let syms = syms.take().unwrap_or_else(|| self.symbols_each(pc));
+        let refuted = !short_first && self.propagator.refuted(pc, &syms);
+        self.note(refuted);
+        if refuted {
+            return self.refute();
+        }
         if let Some(m) = self.decided_model(pc) {
             self.repaired += 1;
             self.hits += 1;
