@@ -45,7 +45,7 @@ impl<H: HeapStrategy, S: Solver> Machine<'_, H, S> {
         if let Some(w) = &st.witness
             && !self.in_p_search
         {
-            self.solver.suggest(&w.model, &st.pc);
+            self.solver.suggest(&w.model, &st.pc, st.witness_upto);
         }
         match self.solver.check(&q) {
             SatResult::Sat(_) => Feasible::Yes,

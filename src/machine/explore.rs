@@ -412,11 +412,13 @@ impl<'p, H: HeapStrategy, S: Solver> Machine<'p, H, S> {
     fn valid_input(&mut self, st: &State<H>, prefer: bool) -> Result<ValidInput> {
         let witness = st.witness.clone();
         let mut hint = witness.as_deref().map(|w| w.model.clone());
+        let mut known = st.witness_upto;
         if prefer {
             // Search first for a valid input near the method path's preferred model (the
             // search tries the precondition's sides in the order the hint takes them).
             if let SatResult::Sat(m) = self.model_of(st, &st.pc, &st.heap, None, true) {
                 hint = Some(m);
+                known = st.pc.len();
             }
         }
         // The search follows the hint, a model of the path condition (the witness covers it,
@@ -424,7 +426,7 @@ impl<'p, H: HeapStrategy, S: Solver> Machine<'p, H, S> {
         // cache meets them with the hint before any model it holds (uber with repOK at
         // scope 4: the test inputs' searches 35 -> 27 ms, their checks 9.2 -> 1.7 ms).
         if let Some(h) = &hint {
-            self.solver.suggest(h, &st.pc);
+            self.solver.suggest(h, &st.pc, known);
         }
         let (sp, model) = match self.p_search(st, hint.as_ref(), true)? {
             Search::Found(sp, model) => (sp, model),

@@ -192,7 +192,7 @@ impl<H: HeapStrategy, S: Solver> Machine<'_, H, S> {
         let hint = st.witness.clone();
         // The search is asked near the valid input of the state the side forked from.
         if let Some(w) = &hint {
-            self.solver.suggest(&w.model, &st.pc);
+            self.solver.suggest(&w.model, &st.pc, st.witness_upto);
         }
         self.stats.pre_searches += 1;
         Ok(match self.p_search(st, hint.as_deref().map(|w| &w.model), false)? {

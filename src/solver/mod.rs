@@ -95,11 +95,11 @@ pub trait Solver {
         let _ = prefer;
         self.model(pc)
     }
-    /// A model that may satisfy `pc` (a state's witness): a solver that keeps models keeps
-    /// it, with the prefix of `pc` it satisfies, for the queries that extend `pc` to meet
-    /// or be repaired from.
-    fn suggest(&mut self, m: &Assignment, pc: &[Term]) {
-        let _ = (m, pc);
+    /// A model that may satisfy `pc` (a state's witness), known to satisfy `pc[..known]`: a
+    /// solver that keeps models keeps it, with the prefix of `pc` it satisfies, for the
+    /// queries that extend `pc` to meet or be repaired from.
+    fn suggest(&mut self, m: &Assignment, pc: &[Term], known: usize) {
+        let _ = (m, pc, known);
     }
     /// The values of `terms` in the model pinned by the last [`Solver::model`] call.
     fn eval(&mut self, terms: &[Term]) -> Option<Vec<Val>>;

@@ -252,11 +252,11 @@ fn a_suggested_model_of_the_path_condition_meets_the_queries_that_extend_it() {
         m.values.insert("b".into(), Val::Bv(b as u64));
         m
     };
-    s.suggest(&model(1, 9), &pc);
+    s.suggest(&model(1, 9), &pc, 0);
     let above = [pc[0].clone(), p.slt(&eight, &b)];
     let SatResult::Sat(m) = s.check(&above) else { panic!("satisfiable") };
     assert_ne!(m.get("a"), Some(&Val::Bv(1)));
-    s.suggest(&model(7, 9), &pc);
+    s.suggest(&model(7, 9), &pc, 0);
     let repaired = s.stats().repaired;
     let SatResult::Sat(m) = s.check(&[pc[0].clone(), p.eq(&a, &seven)]) else { panic!("satisfiable") };
     assert_eq!(m, model(7, 9));
@@ -278,7 +278,7 @@ fn a_suggested_model_is_kept_for_the_prefix_it_satisfies_and_repaired_from() {
     witness.values.insert("a".into(), Val::Bv(1000));
     witness.values.insert("b".into(), Val::Bv(1));
     let side = [state.clone(), p.slt(&eight, &b)];
-    s.suggest(&witness, &side);
+    s.suggest(&witness, &side, 1);
     let SatResult::Sat(m) = s.check(&side) else { panic!("satisfiable") };
     assert_eq!(m.get("a"), Some(&Val::Bv(1000)));
     assert!(asked.borrow().is_empty());
