@@ -175,7 +175,7 @@ fn elements(cx: &mut Ctx<'_>, rs: &mut Resolver<'_, '_, '_>, l: LocId) -> Result
 /// Graphviz source of the symbolic heap as the paper draws it: references as circles,
 /// locations as boxes, field edges from locations, guard-labelled edges from references.
 pub fn dot(cx: &mut Ctx<'_>, heap: &UberHeap) -> String {
-    let names = ChoiceNames { vars: heap.pointers.clone(), values: heap.number_names() };
+    let names = ChoiceNames { vars: (*heap.pointers).clone(), values: heap.number_names() };
     let namer = |var: &str, k: i64| -> Option<String> { Some(format!("{var}={}", names.name(var, k)?)) };
     let mut s = String::from("digraph heap {\n  node [fontname=\"monospace\"];\n  null [shape=plaintext];\n");
     let mut refs: Vec<RefId> = Vec::new();

@@ -142,7 +142,7 @@ impl Uber {
             }
             assume.push(cx.terms.and(&each));
         }
-        h.pointers.insert(Rc::from(label));
+        Rc::make_mut(&mut h.pointers).insert(Rc::from(label));
         let r = h.add_ref(c.clone(), &targets);
         if let Some(n) = h.refs.get_mut(r.0 as usize) {
             Rc::make_mut(n).offered = offered;

@@ -139,15 +139,18 @@ impl Loc {
 #[derive(Debug, Clone)]
 pub struct UberHeap {
     /// Reference nodes and locations are shared between the heaps of forked states (a fork
-    /// copies pointers, not location sets) and copied on write.
+    /// copies pointers, not location sets) and copied on write. So are the maps and sets
+    /// below (statics, pointers, summaries, definitions): most forked heaps (a P-search's
+    /// sides, most of which end a step or two later) never change them, and cloning and
+    /// dropping them was about 7 % of uber's instructions with repOK at scope 4.
     pub refs: Vec<Rc<RefNode>>,
     pub locs: Vec<Rc<Loc>>,
     /// Input locations in creation order: the alias candidates of later initializations.
     pub inputs: Vec<LocId>,
-    pub statics: BTreeMap<FieldId, Value<RefId>>,
+    pub statics: Rc<BTreeMap<FieldId, Value<RefId>>>,
     /// The pointer symbols of this heap (choices and value-set definitions): their values are
     /// location numbers, printed as location names.
-    pub pointers: BTreeSet<Rc<str>>,
+    pub pointers: Rc<BTreeSet<Rc<str>>>,
     pub allocs: u32,
     /// The guards `p = beyond` of the initializations that offered "a new object
     /// `--max-objects` did not allow": a finished trace's model must avoid all of them.
@@ -155,7 +158,7 @@ pub struct UberHeap {
     /// Per reference field `f`, its summary: an array over location numbers whose element
     /// `#l` is `p(R(l, f))` for every location whose field is set. A value set read through
     /// many locations is `select(S_f, p(r))`, one term however many locations `r` has.
-    pub summaries: BTreeMap<FieldId, Term>,
+    pub summaries: Rc<BTreeMap<FieldId, Term>>,
     /// The existence summary: element `#l` is 1 exactly when input location `l` exists, so
     /// "an alias needs an existing location" is one constraint per initialization.
     pub existence: Option<Term>,
@@ -170,7 +173,7 @@ pub struct UberHeap {
     /// With a precondition, `--max-objects`: the most input locations that may exist.
     pub scope: Option<u32>,
     /// The references [`UberHeap::define_ref`] made, by definition.
-    pub defined: BTreeMap<Term, RefId>,
+    pub defined: Rc<BTreeMap<Term, RefId>>,
 }
 
 /// The null reference: `L(r0) = {(true, null)}`.
@@ -223,10 +226,10 @@ impl UberHeap {
         }
         let name = format!("r{}", self.refs.len());
         let p = cx.terms.var(&name, Sort::Bv(PW));
-        self.pointers.insert(Rc::from(name.as_str()));
+        Rc::make_mut(&mut self.pointers).insert(Rc::from(name.as_str()));
         assume.push(cx.terms.eq(&p, def));
         let r = self.add_ref(p, targets);
-        self.defined.insert(def.clone(), r);
+        Rc::make_mut(&mut self.defined).insert(def.clone(), r);
         r
     }
 
@@ -428,14 +431,14 @@ impl HeapStrategy for Uber {
             refs: vec![Rc::new(RefNode { ptr: zero, targets: vec![Target::Null], via: None, offered: Vec::new() })],
             locs: Vec::new(),
             inputs: Vec::new(),
-            statics: BTreeMap::new(),
-            pointers: BTreeSet::new(),
+            statics: Rc::default(),
+            pointers: Rc::default(),
             allocs: 0,
             beyond: Vec::new(),
-            summaries: BTreeMap::new(),
+            summaries: Rc::default(),
             existence: None,
             pointwise: false,
-            defined: BTreeMap::new(),
+            defined: Rc::default(),
             scope: cx.config.precondition.as_ref().map(|_| cx.config.bounds.max_objects),
         }
     }
@@ -667,14 +670,14 @@ impl HeapStrategy for Uber {
             assume.append(&mut a);
             (h, v, None)
         };
-        h.statics.insert(f, v.clone());
+        Rc::make_mut(&mut h.statics).insert(f, v.clone());
         let cut = Cut::when(cx, cut);
         Ok(with_cut(cx, h, assume, cut, v))
     }
 
     fn put_static(&self, _cx: &mut Ctx<'_>, heap: &UberHeap, f: FieldId, v: Value<RefId>) -> Result<UberHeap> {
         let mut h = heap.clone();
-        h.statics.insert(f, v);
+        Rc::make_mut(&mut h.statics).insert(f, v);
         Ok(h)
     }
 
@@ -772,7 +775,7 @@ impl HeapStrategy for Uber {
     }
 
     fn choice_names(&self, heap: &UberHeap) -> ChoiceNames {
-        ChoiceNames { vars: heap.pointers.clone(), values: heap.number_names() }
+        ChoiceNames { vars: (*heap.pointers).clone(), values: heap.number_names() }
     }
 
     fn model_constraints(&self, cx: &mut Ctx<'_>, heap: &UberHeap) -> Vec<Term> {

@@ -2,6 +2,8 @@
 //! existence array, and ranges of location numbers, so that constraints over many
 //! locations stay constant-size (see [`COMPACT`]).
 
+use std::rc::Rc;
+
 use super::{LocId, PW, RefId, Target, UberHeap, number};
 use crate::Result;
 use crate::classfile::FieldId;
@@ -29,7 +31,7 @@ impl UberHeap {
                 }
             };
             let s = cx.terms.store(&base, &k, &p);
-            self.summaries.insert(f, s);
+            Rc::make_mut(&mut self.summaries).insert(f, s);
         }
         let loc = self.loc_mut(l)?;
         loc.pending.remove(&f);
@@ -42,7 +44,7 @@ impl UberHeap {
     /// from them.
     pub(super) fn input_view(&self, cx: &mut Ctx<'_>) -> Result<UberHeap> {
         let mut h = self.clone();
-        h.summaries.clear();
+        h.summaries = Rc::default();
         for i in 0..h.locs.len() {
             let l = LocId(i as u32);
             let loc = h.loc(l)?;
