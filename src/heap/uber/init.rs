@@ -144,7 +144,7 @@ impl Uber {
         }
         Rc::make_mut(&mut h.pointers).insert(Rc::from(label));
         let r = h.add_ref(c.clone(), &targets);
-        if let Some(n) = h.refs.get_mut(r.0 as usize) {
+        if let Some(n) = Rc::make_mut(&mut h.refs).get_mut(r.0 as usize) {
             Rc::make_mut(n).offered = offered;
         }
         let offered_any = h.refs.get(r.0 as usize).is_some_and(|n| !n.offered.is_empty());

@@ -110,10 +110,14 @@ impl UberHeap {
         // A symbolic pointer belongs to one reference (its choice or definition), mostly a
         // recent one; a constant may be shared by several.
         let symbolic = matches!(ptr.node(), Node::Var(..));
-        for n in self.refs.iter_mut().rev().filter(|n| n.ptr == *ptr) {
-            if n.targets.iter().any(|t| !keep(*t)) {
+        for i in (0..self.refs.len()).rev() {
+            let Some(n) = self.refs.get(i).filter(|n| n.ptr == *ptr) else { continue };
+            if n.targets.iter().any(|t| !keep(*t))
+                && let Some(n) = Rc::make_mut(&mut self.refs).get_mut(i)
+            {
                 Rc::make_mut(n).targets.retain(|t| keep(*t));
             }
+            let Some(n) = self.refs.get(i) else { continue };
             if via.is_none() {
                 via = n.via.clone();
             }
@@ -238,8 +242,10 @@ impl UberHeap {
         }
         self.inputs.retain(|l| !dead.contains(l));
         let is_dead = |t: &Target| matches!(t, Target::Loc(l) if dead.contains(l));
-        for n in &mut self.refs {
-            if n.targets.iter().any(is_dead) {
+        for i in 0..self.refs.len() {
+            if self.refs.get(i).is_some_and(|n| n.targets.iter().any(is_dead))
+                && let Some(n) = Rc::make_mut(&mut self.refs).get_mut(i)
+            {
                 Rc::make_mut(n).targets.retain(|t| !is_dead(t));
             }
         }
