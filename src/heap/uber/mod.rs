@@ -79,6 +79,13 @@ pub struct RefNode {
     pub offered: Vec<LocId>,
 }
 
+impl RefNode {
+    /// A reference with pointer `ptr` and targets `targets`, shared.
+    fn new(ptr: Term, targets: &[Target]) -> Rc<RefNode> {
+        Rc::new(RefNode { ptr, targets: targets.to_vec(), via: None, offered: Vec::new() })
+    }
+}
+
 /// Array contents of a location.
 #[derive(Debug, Clone)]
 pub struct UArray {
@@ -139,11 +146,8 @@ impl Loc {
 #[derive(Debug, Clone)]
 pub struct UberHeap {
     /// Reference nodes and locations are shared between the heaps of forked states (a fork
-    /// copies pointers, not location sets) and copied on write, and so are the two lists
-    /// and the maps and sets below (statics, pointers, summaries, definitions): many forked
-    /// heaps (a P-search's sides, most of which end a step or two later) never change them.
-    /// With repOK at scope 4 over the 47 public SIR methods, sharing the maps and sets took
-    /// uber from 3.58 to 3.32 G instructions, and the lists to 3.24 G.
+    /// copies pointers, not location sets) and copied on write, as are the lists and the maps
+    /// and sets below: most forked heaps (a P-search's sides) never change them (README).
     pub refs: Rc<Vec<Rc<RefNode>>>,
     pub locs: Rc<Vec<Rc<Loc>>>,
     /// Input locations in creation order: the alias candidates of later initializations.
@@ -205,12 +209,7 @@ impl UberHeap {
     }
     /// Adds a reference whose pointer is `ptr` and whose targets are `targets`.
     fn add_ref(&mut self, ptr: Term, targets: &[Target]) -> RefId {
-        Rc::make_mut(&mut self.refs).push(Rc::new(RefNode {
-            ptr,
-            targets: targets.to_vec(),
-            via: None,
-            offered: Vec::new(),
-        }));
+        Rc::make_mut(&mut self.refs).push(RefNode::new(ptr, targets));
         RefId(self.refs.len() as u32 - 1)
     }
 
@@ -434,12 +433,7 @@ impl HeapStrategy for Uber {
     fn new_heap(&self, cx: &mut Ctx<'_>) -> UberHeap {
         let zero = cx.terms.bv(PW, 0);
         UberHeap {
-            refs: Rc::new(vec![Rc::new(RefNode {
-                ptr: zero,
-                targets: vec![Target::Null],
-                via: None,
-                offered: Vec::new(),
-            })]),
+            refs: Rc::new(vec![RefNode::new(zero, &[Target::Null])]),
             locs: Rc::default(),
             inputs: Vec::new(),
             statics: Rc::default(),
