@@ -4,11 +4,13 @@
 //! One [`Budget`] covers one exploration (a method with a strategy) and every stage of it:
 //! the machine checks it between steps, the solver's watchdog interrupts a query in flight
 //! when it runs out, and the pipeline checks it while it replays models and emits tests.
+//! Once a budget has run out it stays out: the first check that sees it trips an
+//! [`Interrupt`] that loops too busy for a clock read (propagation, model repair) poll.
 //! A [`Stop`] is the one shared switch a signal handler (or a caller on another thread)
 //! turns on; everything else is per run.
 
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU8, Ordering};
 use std::time::{Duration, Instant};
 
 /// A request to stop, set from a signal handler or another thread, read by every run.
@@ -57,6 +59,44 @@ impl Halt {
     }
 }
 
+/// Whether a budget has run out, and why: tripped once, by whichever check saw it first, and
+/// never reset. Reading it is one atomic load, so a busy loop may ask at every turn.
+#[derive(Debug, Clone, Default)]
+pub struct Interrupt(Arc<AtomicU8>);
+
+impl Interrupt {
+    const TIME: u8 = 1;
+    const STOP: u8 = 2;
+    const MEMORY: u8 = 3;
+
+    /// Whether the budget behind it has run out.
+    pub fn is_set(&self) -> bool {
+        self.0.load(Ordering::Relaxed) != 0
+    }
+
+    /// Records `h` unless an earlier halt was recorded; returns the one that stands.
+    fn trip(&self, h: Halt, budget: &Budget) -> Halt {
+        let code = match h {
+            Halt::Time(_) => Self::TIME,
+            Halt::Interrupted => Self::STOP,
+            Halt::Memory(_) => Self::MEMORY,
+        };
+        match self.0.compare_exchange(0, code, Ordering::AcqRel, Ordering::Acquire) {
+            Ok(_) => h,
+            Err(earlier) => Self::halt_of(earlier, budget).unwrap_or(h),
+        }
+    }
+
+    fn halt_of(code: u8, budget: &Budget) -> Option<Halt> {
+        match code {
+            Self::TIME => Some(Halt::Time(budget.time_limit_s)),
+            Self::STOP => Some(Halt::Interrupted),
+            Self::MEMORY => Some(Halt::Memory(budget.max_memory_mb)),
+            _ => None,
+        }
+    }
+}
+
 /// The limits of one exploration.
 #[derive(Debug, Clone)]
 pub struct Budget {
@@ -65,6 +105,8 @@ pub struct Budget {
     pub time_limit_s: u64,
     pub max_memory_mb: u64,
     pub stop: Stop,
+    /// Tripped by the first check that finds the budget spent.
+    pub interrupt: Interrupt,
 }
 
 impl Budget {
@@ -79,25 +121,45 @@ impl Budget {
         let start = Instant::now();
         let deadline = start.checked_add(limit).unwrap_or(start + Duration::from_secs(1 << 30));
         let time_limit_s = limit.as_millis().div_ceil(1000) as u64;
-        Budget { start, deadline, time_limit_s, max_memory_mb, stop }
+        Budget { start, deadline, time_limit_s, max_memory_mb, stop, interrupt: Interrupt::default() }
     }
 
-    /// Why to stop now, if at all: the stop request first, then the deadline. (Memory is
-    /// checked apart, less often: [`Budget::memory`].)
+    /// A budget from now that ends at `deadline` or after `limit`, whichever comes first (a
+    /// run's share of a process-wide deadline), reported as `time_limit_s` seconds.
+    pub fn until(
+        deadline: Option<Instant>,
+        limit: Duration,
+        time_limit_s: u64,
+        max_memory_mb: u64,
+        stop: Stop,
+    ) -> Self {
+        let mut b = Budget::lasting(limit, max_memory_mb, stop);
+        if let Some(d) = deadline {
+            b.deadline = b.deadline.min(d);
+        }
+        b.time_limit_s = time_limit_s;
+        b
+    }
+
+    /// Why to stop now, if at all: a halt already recorded, the stop request, then the
+    /// deadline. (Memory is checked apart, less often: [`Budget::memory`].)
     pub fn halt(&self) -> Option<Halt> {
-        if self.stop.requested() {
-            Some(Halt::Interrupted)
+        if let Some(h) = Interrupt::halt_of(self.interrupt.0.load(Ordering::Acquire), self) {
+            Some(h)
+        } else if self.stop.requested() {
+            Some(self.interrupt.trip(Halt::Interrupted, self))
         } else if Instant::now() >= self.deadline {
-            Some(Halt::Time(self.time_limit_s))
+            Some(self.interrupt.trip(Halt::Time(self.time_limit_s), self))
         } else {
             None
         }
     }
 
-    /// [`Halt::Memory`] when the process's resident memory is above the limit.
+    /// [`Halt::Memory`] when the process's resident memory is above the limit (then the
+    /// budget stays spent).
     pub fn memory(&self) -> Option<Halt> {
         let mb = rss_mb();
-        (mb > self.max_memory_mb as f64).then_some(Halt::Memory(self.max_memory_mb))
+        (mb > self.max_memory_mb as f64).then(|| self.interrupt.trip(Halt::Memory(self.max_memory_mb), self))
     }
 
     /// Milliseconds left before the deadline.

@@ -10,7 +10,7 @@
 
 use std::rc::Rc;
 
-use super::{ClassId, ClassTable, FieldId, JType, MethodDesc, access};
+use super::{Class, ClassId, ClassTable, Field, FieldId, JType, Method, MethodDesc, MethodId, access};
 
 /// How the functional interface method reaches its target (the kind of the implementation
 /// method handle, JVMS §4.4.8).
@@ -75,7 +75,7 @@ pub struct LambdaSite {
 impl ClassTable {
     /// The class of the lambda call site `site`, created the first time it is asked for. The
     /// same call site (owner, bootstrap entry, name, descriptor) always gets the same class.
-    pub fn lambda_class(&mut self, site: LambdaSite) -> ClassId {
+    pub fn lambda_class(&self, site: LambdaSite) -> ClassId {
         let base = format!("{}$$Lambda${}", self.class(site.owner).name, site.bootstrap);
         let mut n = 1;
         let name = loop {
@@ -92,28 +92,32 @@ impl ClassTable {
             }
             n += 1;
         };
-        let id = self.intern(&name);
-        let origin = self.class(site.owner).origin.clone();
+        // Everything the class names is interned first: its id is the next one.
+        let object = self.intern("java/lang/Object");
         let mut interfaces = vec![site.interface];
         for m in &site.markers {
             if !interfaces.contains(m) {
                 interfaces.push(*m);
             }
         }
-        {
-            let c = self.class_mut(id);
-            c.loaded = true;
-            c.origin = origin;
-            c.access = access::PUBLIC | access::FINAL | access::SYNTHETIC;
-            c.interfaces = interfaces;
-        }
+        let id = self.next_class_id();
         let mut site = site;
         site.captured = site
             .site
             .params
             .iter()
             .enumerate()
-            .map(|(i, ty)| self.add_field(id, format!("cap{i}"), ty.clone(), access::PRIVATE | access::FINAL, None))
+            .map(|(i, ty)| {
+                let (name, ty) = (format!("cap{i}"), ty.clone());
+                self.push_field(|f| Field {
+                    id: f,
+                    owner: id,
+                    name,
+                    ty,
+                    access: access::PRIVATE | access::FINAL,
+                    constant: None,
+                })
+            })
             .collect();
         let mut descs: Vec<MethodDesc> = Vec::new();
         for d in &site.methods {
@@ -121,20 +125,39 @@ impl ClassTable {
                 descs.push(d.clone());
             }
         }
-        for d in &descs {
-            self.add_method(id, site.name.clone(), d.clone(), access::PUBLIC, true);
-        }
-        // A functional interface the class path lacks is a phantom without methods: it gets
+        let method = |owner: ClassId, desc: &MethodDesc, access: u16, has_code: bool| {
+            let (name, desc) = (site.name.clone(), desc.clone());
+            move |m| Method { id: m, owner, name, desc, access, has_code, source: Default::default(), inherited: None }
+        };
+        let methods: Vec<MethodId> =
+            descs.iter().map(|d| self.push_method(method(id, d, access::PUBLIC, true))).collect();
+        // A functional interface the class path lacks is a phantom without methods: it learns
         // the abstract method, so that a call through it resolves and selects this class's.
         let iface = site.interface;
         if !self.class(iface).loaded
             && let Some(sam) = descs.first()
             && self.resolve_method(iface, &site.name, sam).is_none()
         {
-            self.add_method(iface, site.name.clone(), sam.clone(), access::PUBLIC | access::ABSTRACT, false);
+            let abstract_ = self.push_method(method(iface, sam, access::PUBLIC | access::ABSTRACT, false));
+            self.learn_method(iface, abstract_);
         }
-        self.class_mut(id).lambda = Some(Rc::new(site));
-        id
+        let origin = self.class(site.owner).origin.clone();
+        self.push_class(Class {
+            id,
+            name,
+            loaded: true,
+            jdk: false,
+            inner_access: None,
+            signature: None,
+            origin,
+            access: access::PUBLIC | access::FINAL | access::SYNTHETIC,
+            super_class: Some(object),
+            interfaces,
+            fields: site.captured.clone(),
+            methods,
+            bytes: None,
+            lambda: Some(Rc::new(site)),
+        })
     }
 }
 

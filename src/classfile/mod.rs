@@ -16,8 +16,11 @@ mod names;
 pub mod parse;
 mod resolve;
 
+use std::cell::RefCell;
 use std::collections::HashMap;
 use std::rc::Rc;
+
+use elsa::FrozenVec;
 
 pub use classpath::{ClassPath, ClassSource};
 pub use descriptor::{JType, Kind, MethodDesc};
@@ -162,12 +165,28 @@ impl Method {
 }
 
 /// All classes, fields and methods, indexed by typed ids.
-#[derive(Debug, Default, Clone)]
+///
+/// The table only grows, and it may grow through a shared reference while the machine reads
+/// it: lowering a method on demand interns the classes its code names (phantoms when they are
+/// not loaded) and makes the classes of its lambda call sites. Entries never move or change
+/// once added, except through `&mut self` (loading, the drivers of `--inputs api`).
+#[derive(Default)]
 pub struct ClassTable {
-    classes: Vec<Class>,
-    fields: Vec<Field>,
-    methods: Vec<Method>,
-    by_name: HashMap<String, ClassId>,
+    classes: FrozenVec<Box<Class>>,
+    fields: FrozenVec<Box<Field>>,
+    methods: FrozenVec<Box<Method>>,
+    by_name: RefCell<HashMap<String, ClassId>>,
+    /// Abstract methods a phantom interface learned after it was made: the functional
+    /// method of a lambda call site whose interface is not loaded.
+    learned: RefCell<HashMap<ClassId, Vec<MethodId>>>,
+    /// [`ClassTable::loaded_subclasses`] by class, computed once each.
+    subclasses: RefCell<HashMap<ClassId, Rc<[ClassId]>>>,
+}
+
+impl std::fmt::Debug for ClassTable {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "ClassTable({} classes, {} methods)", self.classes.len(), self.methods.len())
+    }
 }
 
 impl ClassTable {
@@ -191,7 +210,7 @@ impl ClassTable {
         for src in models.sources() {
             parse::add_class(&mut t, src)?;
         }
-        for c in t.classes.iter_mut() {
+        for c in t.classes.as_mut().iter_mut() {
             if c.origin.as_deref().is_some_and(|o| o.starts_with("uberlazy-models.jar!")) {
                 c.jdk = true;
             }
@@ -247,13 +266,13 @@ impl ClassTable {
     }
 
     /// The id for an internal class name, creating a phantom entry if the name is new.
-    pub fn intern(&mut self, name: &str) -> ClassId {
-        if let Some(id) = self.by_name.get(name) {
+    pub fn intern(&self, name: &str) -> ClassId {
+        if let Some(id) = self.by_name.borrow().get(name) {
             return *id;
         }
-        let id = ClassId(self.classes.len() as u32);
         let object = if name == "java/lang/Object" { None } else { Some(self.intern("java/lang/Object")) };
-        self.classes.push(Class {
+        let id = ClassId(self.classes.len() as u32);
+        self.classes.push(Box::new(Class {
             id,
             name: name.to_string(),
             loaded: false,
@@ -268,21 +287,62 @@ impl ClassTable {
             methods: Vec::new(),
             bytes: None,
             lambda: None,
-        });
-        self.by_name.insert(name.to_string(), id);
+        }));
+        self.by_name.borrow_mut().insert(name.to_string(), id);
         id
+    }
+
+    /// Adds a class made whole elsewhere (a lambda call site's) under a name not yet taken;
+    /// its id is the next one, which its fields and methods already name as their owner.
+    pub(super) fn push_class(&self, class: Class) -> ClassId {
+        let id = class.id;
+        debug_assert_eq!(id.0 as usize, self.classes.len());
+        self.by_name.borrow_mut().insert(class.name.clone(), id);
+        self.classes.push(Box::new(class));
+        id
+    }
+
+    /// The id the next class added will get.
+    pub(super) fn next_class_id(&self) -> ClassId {
+        ClassId(self.classes.len() as u32)
+    }
+
+    /// Adds a field or method of a class being made through a shared reference.
+    pub(super) fn push_field(&self, field: impl FnOnce(FieldId) -> Field) -> FieldId {
+        let id = FieldId(self.fields.len() as u32);
+        self.fields.push(Box::new(field(id)));
+        id
+    }
+
+    /// See [`ClassTable::push_field`].
+    pub(super) fn push_method(&self, method: impl FnOnce(MethodId) -> Method) -> MethodId {
+        let id = MethodId(self.methods.len() as u32);
+        self.methods.push(Box::new(method(id)));
+        id
+    }
+
+    /// Gives phantom class `c` an abstract method after it was made (see `learned`).
+    pub(super) fn learn_method(&self, c: ClassId, m: MethodId) {
+        self.learned.borrow_mut().entry(c).or_default().push(m);
+    }
+
+    /// The methods phantom class `c` learned after it was made.
+    pub(super) fn learned_methods(&self, c: ClassId) -> Vec<MethodId> {
+        self.learned.borrow().get(&c).cloned().unwrap_or_default()
     }
 
     /// Looks up an internal (`a/b/C`) or Java (`a.b.C`) class name.
     pub fn lookup(&self, name: &str) -> Option<ClassId> {
-        self.by_name.get(name).or_else(|| self.by_name.get(&name.replace('.', "/"))).copied()
+        let by_name = self.by_name.borrow();
+        by_name.get(name).or_else(|| by_name.get(&name.replace('.', "/"))).copied()
     }
 
     pub fn class(&self, id: ClassId) -> &Class {
         &self.classes[id.0 as usize]
     }
     pub fn class_mut(&mut self, id: ClassId) -> &mut Class {
-        &mut self.classes[id.0 as usize]
+        self.subclasses.get_mut().clear();
+        &mut self.classes.as_mut()[id.0 as usize]
     }
     pub fn field(&self, id: FieldId) -> &Field {
         &self.fields[id.0 as usize]
@@ -291,7 +351,7 @@ impl ClassTable {
         &self.methods[id.0 as usize]
     }
     pub fn method_mut(&mut self, id: MethodId) -> &mut Method {
-        &mut self.methods[id.0 as usize]
+        &mut self.methods.as_mut()[id.0 as usize]
     }
 
     /// All classes in id order (loaded and phantom).
@@ -315,8 +375,7 @@ impl ClassTable {
         access: u16,
         constant: Option<ConstValue>,
     ) -> FieldId {
-        let id = FieldId(self.fields.len() as u32);
-        self.fields.push(Field { id, owner, name, ty, access, constant });
+        let id = self.push_field(|id| Field { id, owner, name, ty, access, constant });
         self.class_mut(owner).fields.push(id);
         id
     }
@@ -330,8 +389,7 @@ impl ClassTable {
         access: u16,
         has_code: bool,
     ) -> MethodId {
-        let id = MethodId(self.methods.len() as u32);
-        self.methods.push(Method {
+        let id = self.push_method(|id| Method {
             id,
             owner,
             name,
@@ -352,7 +410,7 @@ impl ClassTable {
     }
 
     /// The class id of a reference type's class (`None` for arrays and primitives).
-    pub fn class_of_type(&mut self, ty: &JType) -> Option<ClassId> {
+    pub fn class_of_type(&self, ty: &JType) -> Option<ClassId> {
         match ty {
             JType::Class(c) => Some(self.intern(c)),
             _ => None,

@@ -125,10 +125,16 @@ impl ClassTable {
 
     /// The method with this exact name and descriptor declared by `c` itself.
     pub fn declared_method(&self, c: ClassId, name: &str, desc: &MethodDesc) -> Option<MethodId> {
-        self.class(c).methods.iter().copied().find(|m| {
+        let is = |m: &MethodId| {
             let m = self.method(*m);
             m.name == name && &m.desc == desc
-        })
+        };
+        let class = self.class(c);
+        let declared = class.methods.iter().copied().find(is);
+        if declared.is_some() || class.loaded {
+            return declared;
+        }
+        self.learned_methods(c).into_iter().find(is)
     }
 
     /// Virtual selection (JVMS §5.4.6): the method that `invokevirtual`/`invokeinterface` of
@@ -181,7 +187,13 @@ impl ClassTable {
 
     /// The loaded classes that are `c` or a subclass/implementor of it (sorted by name).
     pub fn loaded_subclasses(&self, c: ClassId) -> Vec<ClassId> {
-        self.loaded_classes().into_iter().map(|k| k.id).filter(|k| self.is_subclass(*k, c)).collect()
+        if let Some(known) = self.subclasses.borrow().get(&c) {
+            return known.to_vec();
+        }
+        let subs: Vec<ClassId> =
+            self.loaded_classes().into_iter().map(|k| k.id).filter(|k| self.is_subclass(*k, c)).collect();
+        self.subclasses.borrow_mut().insert(c, subs.as_slice().into());
+        subs
     }
 }
 

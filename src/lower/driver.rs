@@ -466,7 +466,6 @@ impl super::Program {
         });
         self.install(method, body);
         self.drivers.insert(method, driver.clone());
-        self.lower_reachable(&[method])?;
         Ok(driver)
     }
 

@@ -333,7 +333,7 @@ impl Build {
     }
 
     /// `v` adapted by `a`.
-    fn adapt(&mut self, table: &mut ClassTable, v: Operand, a: Adapt) -> Operand {
+    fn adapt(&mut self, table: &ClassTable, v: Operand, a: Adapt) -> Operand {
         match a {
             Adapt::Same => v,
             Adapt::Cast(ty) => {
@@ -359,7 +359,7 @@ impl Build {
 
 /// The IR of method `m` of a lambda class: read the captured fields, call the target with
 /// them and the parameters, return its (adapted) result.
-pub(super) fn body(table: &mut ClassTable, m: MethodId, site: &LambdaSite) -> Result<Body> {
+pub(super) fn body(table: &ClassTable, m: MethodId, site: &LambdaSite) -> Result<Body> {
     let meth = table.method(m).clone();
     let class = meth.owner;
     let at = Location { class: Some(table.class(class).java_name()), method: Some(meth.signature()), pc: None };

@@ -18,7 +18,7 @@ use crate::{Error, Result};
 
 /// The state of lowering one method.
 pub(super) struct Lowerer<'t> {
-    pub table: &'t mut ClassTable,
+    pub table: &'t ClassTable,
     pub origin: String,
     pub at: Location,
     pub locals: Locals,
@@ -35,7 +35,7 @@ impl Lowerer<'_> {
 }
 
 /// Lowers the bytecode of `method` to IR.
-pub fn lower_method(table: &mut ClassTable, method: MethodId) -> Result<Body> {
+pub fn lower_method(table: &ClassTable, method: MethodId) -> Result<Body> {
     // The method of a lambda call site's class is built, not lowered from bytes.
     if let Some(site) = table.class(table.method(method).owner).lambda.clone() {
         return super::lambda::body(table, method, &site);

@@ -2,8 +2,8 @@
 //!
 //! [`lower_method`] turns a method's bytecode into a [`Body`]: the operand stack becomes
 //! typed locals, jumps become basic blocks, the exception table becomes per-block handlers.
-//! [`Program`] lowers the entry method and everything it may call (including class
-//! initializers) before the machine starts, so that the machine only reads finished IR.
+//! [`Program`] lowers a method the first time a run asks for its body, as a JVM links a
+//! method when it is first called: a run pays only for the code its paths reach.
 
 mod build;
 mod cfg;
@@ -14,6 +14,7 @@ mod lambda;
 mod method;
 mod rewrite;
 
+use std::cell::RefCell;
 use std::collections::BTreeMap;
 use std::rc::Rc;
 
@@ -34,7 +35,7 @@ pub enum Guarded {
 
 /// Lowers `m`, turning a panic in the lowering into [`Guarded::Panic`] (the last line of
 /// defence: the lowering is meant to return errors, never panic).
-pub fn lower_guarded(table: &mut ClassTable, m: MethodId) -> std::result::Result<Body, Guarded> {
+pub fn lower_guarded(table: &ClassTable, m: MethodId) -> std::result::Result<Body, Guarded> {
     match crate::classfile::parse::catch_panic(|| lower_method(table, m)) {
         Ok(Ok(b)) => Ok(b),
         Ok(Err(e)) => Err(Guarded::Error(e)),
@@ -42,33 +43,52 @@ pub fn lower_guarded(table: &mut ClassTable, m: MethodId) -> std::result::Result
     }
 }
 
-/// The class table plus the lowered bodies of the methods a run may execute.
+/// The class table plus the bodies of the methods lowered so far.
 #[derive(Debug)]
 pub struct Program {
     pub table: ClassTable,
-    bodies: BTreeMap<MethodId, std::result::Result<Rc<Body>, Error>>,
+    /// Each method's body or lowering error, made the first time it is asked for.
+    bodies: RefCell<BTreeMap<MethodId, std::result::Result<Rc<Body>, Error>>>,
     /// Call-sequence drivers (`--inputs api`), by their synthetic method.
     drivers: BTreeMap<MethodId, Rc<driver::Driver>>,
 }
 
 impl Program {
     pub fn new(table: ClassTable) -> Self {
-        Program { table, bodies: BTreeMap::new(), drivers: BTreeMap::new() }
+        Program { table, bodies: RefCell::new(BTreeMap::new()), drivers: BTreeMap::new() }
     }
 
-    /// The body of `m`, if it was lowered successfully. An error if lowering failed, and
-    /// `Ok(None)` if `m` has no code or was never requested.
+    /// The body of `m`, lowered now if this is the first time it is asked for; `Ok(None)` if
+    /// `m` has no code (abstract, native, or a phantom class's), the lowering error if its
+    /// code does not lower (an unsupported instruction, malformed bytecode).
     pub fn body(&self, m: MethodId) -> Result<Option<Rc<Body>>> {
-        match self.bodies.get(&m) {
-            Some(Ok(b)) => Ok(Some(b.clone())),
-            Some(Err(e)) => Err(e.clone()),
-            None => Ok(None),
+        if let Some(known) = self.bodies.borrow().get(&m) {
+            return known.clone().map(Some);
         }
+        let method = self.table.method(m);
+        if !method.has_code || !self.table.class(method.owner).loaded {
+            return Ok(None);
+        }
+        let lowered = match lower_guarded(&self.table, m) {
+            Ok(b) => Ok(Rc::new(b)),
+            Err(Guarded::Error(e)) => Err(e),
+            Err(Guarded::Panic(msg)) => Err(Error::Lowering {
+                at: crate::error::Location {
+                    class: Some(self.table.class(method.owner).java_name()),
+                    method: Some(method.signature()),
+                    pc: None,
+                },
+                opcode: "(method)".into(),
+                why: msg,
+            }),
+        };
+        self.bodies.borrow_mut().insert(m, lowered.clone());
+        lowered.map(Some)
     }
 
     /// Gives `m` a body built by uberlazy (a driver), not lowered from bytecode.
     fn install(&mut self, m: MethodId, body: Body) {
-        self.bodies.insert(m, Ok(Rc::new(body)));
+        self.bodies.get_mut().insert(m, Ok(Rc::new(body)));
     }
 
     /// The driver whose synthetic method is `m`, if it is one.
@@ -81,42 +101,23 @@ impl Program {
         self.drivers.values().find(|d| d.target == target)
     }
 
-    /// Lowers `m` (once) and returns its body or the lowering error.
-    pub fn lower(&mut self, m: MethodId) -> Result<Rc<Body>> {
-        if !self.bodies.contains_key(&m) {
-            let r = lower_method(&mut self.table, m).map(Rc::new);
-            self.bodies.insert(m, r);
-        }
-        match self.bodies.get(&m) {
-            Some(Ok(b)) => Ok(b.clone()),
-            Some(Err(e)) => Err(e.clone()),
-            None => Err(Error::Usage(format!("internal: body of {} vanished", self.table.method_display(m)))),
-        }
-    }
-
-    /// Lowers `entries` and every method with code they may reach: resolved call targets,
-    /// every override of a virtual target in a loaded class, and the `<clinit>` of every
-    /// class they touch. The entries' own errors are returned; errors in other methods are
-    /// kept and reported only if the machine actually calls them.
-    pub fn lower_reachable(&mut self, entries: &[MethodId]) -> Result<()> {
-        for e in entries {
-            self.lower(*e)?;
-        }
-        let mut work: Vec<MethodId> = entries.to_vec();
-        let mut seen: std::collections::BTreeSet<MethodId> = work.iter().copied().collect();
-        while let Some(m) = work.pop() {
-            let Ok(body) = self.lower(m) else { continue };
-            for t in self.callees(&body) {
-                if seen.insert(t) && self.table.method(t).has_code {
-                    work.push(t);
-                }
+    /// The body of `m` or why it has none: its lowering error, or [`Error::NoCode`].
+    pub fn lower(&self, m: MethodId) -> Result<Rc<Body>> {
+        self.body(m)?.ok_or_else(|| {
+            let method = self.table.method(m);
+            Error::NoCode {
+                at: crate::error::Location {
+                    class: Some(self.table.class(method.owner).java_name()),
+                    method: Some(method.signature()),
+                    pc: None,
+                },
+                why: "abstract or native".into(),
             }
-        }
-        Ok(())
+        })
     }
 
     /// Methods `body` may transfer control to (calls and class initializers).
-    fn callees(&mut self, body: &Body) -> Vec<MethodId> {
+    fn callees(&self, body: &Body) -> Vec<MethodId> {
         let mut out = Vec::new();
         let mut classes: Vec<ClassId> = vec![self.table.method(body.method).owner];
         for b in &body.blocks {

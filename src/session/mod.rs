@@ -236,14 +236,16 @@ impl Session {
         }
     }
 
-    /// Lowers the methods and everything they (and their preconditions) may reach, and
-    /// installs the call-sequence drivers of `--inputs api` (of `auto` too when `tests`: only
+    /// Lowers the methods and their preconditions, and installs the call-sequence drivers of `--inputs api` (of `auto` too when `tests`: only
     /// `gen` builds inputs both ways).
     fn prepare(&mut self, entries: &[MethodId], tests: bool) -> Result<()> {
         self.check_flags(entries, None)?;
         let mut all = entries.to_vec();
         all.extend(self.preconditions(entries)?);
-        self.program.lower_reachable(&all)?;
+        // The entries' own code must lower; what they call is lowered when a path reaches it.
+        for m in all {
+            self.program.lower(m)?;
+        }
         let sequences = match &self.config.inputs {
             Inputs::Auto { .. } if !tests || self.config.precondition.is_some() => None,
             inputs => inputs.sequences(),
@@ -272,10 +274,10 @@ impl Session {
 /// cost each of its runs the context: with repOK its 47 methods at scope 4 took 1254 against
 /// 892 ms from the empty model, at scope 5 13.8 against 12.8 s (65 -> 18 and 443 -> 393
 /// queries; the same paths and traces, simpler inputs).
-fn solver(config: &Config) -> ModelCache<Z3Solver> {
+fn solver(config: &Config, budget: &Budget) -> ModelCache<Z3Solver> {
     let pose_pre = config.precondition.is_some() && config.strategy == Strategy::Pose;
     let z3 = || Z3Solver::new(config.solver_timeout_ms, !pose_pre).valuing_every_symbol(pose_pre);
-    ModelCache::new(z3()).with_side(z3())
+    ModelCache::new(z3()).with_side(z3()).interrupted_by(budget.interrupt.clone())
 }
 
 /// Explores `method` with the configured strategy; with `check_models`, replays each trace
@@ -295,11 +297,11 @@ fn analyze(
     crate::solver::z3::isolated(budget, || {
         let sink = &mut |info: &RunInfo, t: &Trace| {
             if config.check_models && budget.halt().is_none() {
-                replay::check_trace(program, config, info, t, solver(config), budget)?;
+                replay::check_trace(program, config, info, t, solver(config, budget), budget)?;
             }
             on_trace(&program.table, info, t)
         };
-        let s = solver(config);
+        let s = solver(config, budget);
         match config.strategy {
             Strategy::Lazy => explore_into(program, method, config, Lazy, s, options, sink),
             Strategy::Lazier => explore_into(program, method, config, Lazier, s, options, sink),

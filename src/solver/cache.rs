@@ -51,6 +51,8 @@ pub struct ModelCache<S> {
     /// By site, whether each of its last queries past the recent models was unsatisfiable
     /// (the lowest bit the newest), and how many of those there are (at most 8).
     sites: HashMap<Site, (u8, u8), IdBuild>,
+    /// See [`ModelCache::interrupted_by`].
+    interrupt: crate::budget::Interrupt,
 }
 
 /// How many candidates the short repair tries before the case splits (see
@@ -79,6 +81,7 @@ impl<S: Solver> ModelCache<S> {
             symbols: HashMap::default(),
             side: None,
             propagator: Propagator::default(),
+            interrupt: Default::default(),
             refuted_share: 0,
             sites: HashMap::default(),
         }
@@ -87,6 +90,15 @@ impl<S: Solver> ModelCache<S> {
     /// With a solver of its own for the independent parts of queries.
     pub fn with_side(mut self, side: S) -> Self {
         self.side = Some(side);
+        self
+    }
+
+    /// Makes every query answer `unknown` at once, and propagation and repair stop where
+    /// they are, once `interrupt` is set (the run's budget is spent).
+    pub fn interrupted_by(mut self, interrupt: crate::budget::Interrupt) -> Self {
+        self.propagator.interrupted_by(interrupt.clone());
+        self.repairer.interrupt = interrupt.clone();
+        self.interrupt = interrupt;
         self
     }
 
@@ -260,6 +272,9 @@ impl<S: Solver> ModelCache<S> {
 
     /// [`Solver::check`] without the timing, of a query from `site` if given.
     fn answer(&mut self, pc: &[Term], site: Option<Site>) -> SatResult {
+        if self.interrupt.is_set() {
+            return SatResult::Unknown("interrupted: the budget is spent".into());
+        }
         if let Some(m) = self.recent(pc) {
             self.hits += 1;
             return SatResult::Sat(m);

@@ -59,6 +59,8 @@ pub struct Repairer {
     symbols_of: HashMap<u32, (Rc<[Rc<str>]>, bool), BuildHasherDefault<IdHasher>>,
     /// The nodes [`Repairer::walk_new`] has seen (kept for its room).
     seen: HashSet<u32, BuildHasherDefault<IdHasher>>,
+    /// Set when the run's budget is spent: a repair then gives up.
+    pub(super) interrupt: crate::budget::Interrupt,
 }
 
 /// A repair under way: the changes made so far, with the defined symbols recomputed (over
@@ -402,6 +404,9 @@ impl Repairer {
         let mut changed: Vec<Rc<str>> = Vec::new();
         let mut tried = 0;
         for step in 0..STEPS {
+            if self.interrupt.is_set() {
+                return None;
+            }
             let bad = *walk.falsified.first()?;
             let mut best: Option<(Walk, Rc<str>)> = None;
             let mut ev = self.evaluator(base, &walk.overlay);

@@ -84,6 +84,8 @@ struct Known<'a> {
     /// Whether an equality of a value with arithmetic over if-then-else values is solved
     /// through the branches the facts take ([`Propagator::refuted_deeply`]).
     deep: bool,
+    /// See [`Facts::interrupt`]: once set, nothing more is decided.
+    interrupt: &'a crate::budget::Interrupt,
 }
 
 /// Whether the conjunction of `pc` is unsatisfiable by unit propagation, or by a strict
@@ -163,6 +165,8 @@ pub struct Propagator {
     last: Vec<Term>,
     /// The facts of the most decided case a split of the last query left open.
     open: Option<(Vec<Term>, Facts)>,
+    /// See [`Facts::interrupt`].
+    interrupt: crate::budget::Interrupt,
 }
 
 /// How many path conditions a [`Propagator`] keeps the facts of. A depth-first search
@@ -173,6 +177,11 @@ pub struct Propagator {
 const KEEP_FACTS: usize = 48;
 
 impl Propagator {
+    /// Makes every propagation stop, refuting nothing, once `interrupt` is set.
+    pub fn interrupted_by(&mut self, interrupt: crate::budget::Interrupt) {
+        self.interrupt = interrupt;
+    }
+
     /// Whether propagation refutes the conjunction of `pc`; `syms` holds the symbols of each
     /// of its constraints (the model cache keeps them by term).
     pub fn refuted(&mut self, pc: &[Term], syms: &[Rc<[Rc<str>]>]) -> bool {
@@ -206,6 +215,7 @@ impl Propagator {
             .max_by_key(|(known, _)| known.len())
             .map(|(known, f)| (f.clone(), known.len()))
             .unwrap_or_default();
+        facts.interrupt = self.interrupt.clone();
         let shared = super::common_prefix(&self.last, pc);
         self.last = pc.to_vec();
         if shared > from && shared < pc.len() {
@@ -237,7 +247,7 @@ impl Propagator {
     /// the branches made POSE's propagation slower than the queries it saved; with splits,
     /// uber's queries without a precondition, which it never refutes, took 3 % longer).
     pub fn refuted_deeply(&self, pc: &[Term], syms: &[Rc<[Rc<str>]>]) -> bool {
-        let mut facts = Facts { deep: true, ..Facts::default() };
+        let mut facts = Facts { deep: true, interrupt: self.interrupt.clone(), ..Facts::default() };
         facts.refuted(pc, syms, &small_domains(pc), Dirty::after(0))
     }
 
@@ -315,6 +325,8 @@ struct Facts {
     defs: Defs,
     /// See [`Known::deep`].
     deep: bool,
+    /// Set when the run's budget is spent: propagation then stops and refutes nothing.
+    interrupt: crate::budget::Interrupt,
 }
 
 impl Facts {
@@ -360,7 +372,14 @@ impl Facts {
     }
 
     fn known(&self) -> Known<'_> {
-        Known { unequal: &self.unequal, atoms: &self.atoms, bounds: &self.bounds, defs: &self.defs, deep: self.deep }
+        Known {
+            unequal: &self.unequal,
+            atoms: &self.atoms,
+            bounds: &self.bounds,
+            defs: &self.defs,
+            deep: self.deep,
+            interrupt: &self.interrupt,
+        }
     }
 
     /// Propagation to a fixpoint, then the order cycles through the branches it decides.
@@ -422,6 +441,9 @@ impl Facts {
                 for (i, t) in pc.iter().enumerate() {
                     if !dirty.covers(i, t, syms.get(i).map_or(&[][..], |s| &s[..]), bits) {
                         continue;
+                    }
+                    if self.interrupt.is_set() {
+                        return false;
                     }
                     match decided(&mut ev, known, t) {
                         Some(false) => return true,
@@ -551,6 +573,9 @@ impl Facts {
 /// symbol is known to differ from, or an equality whose sides, read as the branches the facts
 /// take, are one term, two values, or an equality already known.
 fn decided(ev: &mut Evaluator<'_>, known: Known<'_>, t: &Term) -> Option<bool> {
+    if known.interrupt.is_set() {
+        return None;
+    }
     match ev.eval(t) {
         Some(Val::Bool(b)) => return Some(b),
         Some(_) => return None,

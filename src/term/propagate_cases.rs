@@ -39,6 +39,9 @@ pub(super) fn split_refuted(
 ) -> bool {
     facts.open(bounds, SPLITS).into_iter().any(|(name, vs)| {
         vs.iter().all(|v| {
+            if facts.interrupt.is_set() {
+                return false;
+            }
             let mut f = facts.clone();
             let refuted = f.refuted_in_case(pc, syms, bounds, &name, *v)
                 || (depth > 1 && split_refuted(&f, pc, syms, bounds, depth - 1, left_open));
@@ -88,6 +91,9 @@ impl Facts {
         let mut learned = Learned::default();
         for (name, vs) in self.open(bounds, PROBES) {
             for v in vs {
+                if self.interrupt.is_set() {
+                    return false;
+                }
                 if self.clone().refuted_in_case(pc, syms, bounds, &name, v) {
                     learned.unequal.push((name.clone(), v));
                 }

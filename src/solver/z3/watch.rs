@@ -87,10 +87,11 @@ fn watched<R>(budget: &Budget, f: impl FnOnce() -> R) -> (R, bool) {
                 let late = due != 0 && now_us() >= due;
                 // The same deadline still in flight (not the next query's).
                 let context = NonNull::new(watch.context.load(Ordering::Acquire));
+                // The budget is looked at even before a context exists: its interrupt stops
+                // the work that needs no solver too (propagation, repair).
+                let spent = budget.halt().is_some() || budget.memory().is_some();
                 if let Some(context) = context
-                    && (budget.halt().is_some()
-                        || budget.memory().is_some()
-                        || (late && watch.deadline.load(Ordering::Acquire) == due))
+                    && (spent || (late && watch.deadline.load(Ordering::Acquire) == due))
                 {
                     // Odd while the interrupt is delivered (see `Watch::interrupts`).
                     watch.interrupts.fetch_add(1, Ordering::AcqRel);
