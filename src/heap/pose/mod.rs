@@ -1,4 +1,4 @@
-//! POSE, path-optimal symbolic execution (Braione & Denaro; DESIGN.md §3).
+//! POSE, path-optimal symbolic execution (Braione & Denaro).
 //!
 //! References are terms: `null` (0), allocated objects (constants from `ALLOC_BASE`), input
 //! symbols `Y` (free 32-bit values below `ALLOC_BASE`) and if-then-else terms over them.
