@@ -215,8 +215,8 @@ impl UberHeap {
     /// location is offered, so that the solver rules out bigger inputs at once).
     ///
     /// The count is a sum just wide enough for the number of input locations, compared
-    /// unsigned (32-bit adders made Z3's proofs that no heap within the scope exists about
-    /// twice as slow); Z3 gets it as a cardinality constraint on the `exists` flags
+    /// unsigned (wider adders make Z3's proofs that no heap within the scope exists slower);
+    /// Z3 gets it as a cardinality constraint on the `exists` flags
     /// (`Z3Solver::cardinality`), which it does not bit-blast.
     pub(super) fn within_scope(&self, cx: &mut Ctx<'_>) -> Option<Term> {
         cx.config.precondition.as_ref()?;
