@@ -22,7 +22,7 @@ help:
 	@echo "make realcode      16 java.util / commons-collections4 targets: gen, compile, run (results/realcode.{csv,md})"
 	@echo "make coverage      JaCoCo branch/line coverage of the samples by the emitted tests"
 	@echo "make lint          rustfmt check and clippy (warnings are errors)"
-	@echo "make check-layers  the data-flow invariants of ARCHITECTURE.md"
+	@echo "make check-layers  the data-flow invariants of ARCHITECTURE.md and the docs' relative links"
 
 deps:
 	@./tools/deps.sh
@@ -91,6 +91,7 @@ lint:
 
 check-layers:
 	@./tools/check-layers.sh
+	@python3 tools/check-links.py
 
 clean:
 	$(CARGO) clean

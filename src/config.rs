@@ -5,7 +5,7 @@
 
 use serde::Serialize;
 
-/// The heap algorithm that materializes reference-typed inputs (../shared/DESIGN.md §3).
+/// The heap algorithm that materializes reference-typed inputs (docs/glossary.md).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Strategy {
@@ -171,10 +171,9 @@ pub const fn precondition_fuse_for(max_objects: u32) -> u32 {
     FUSE_PER_OBJECT.saturating_mul(max_objects.saturating_add(1))
 }
 
-/// Default of `--precondition-steps`: a search takes a few microseconds per step, so at
-/// most a minute or so, well inside the default time limit. uber's RedBlackTree#insert with
-/// repOK needs at most 0.73 million at scope 6 and 9.9 million at scope 7 (run `--json`:
-/// `precondition_max_steps`).
+/// Default of `--precondition-steps`: a guard that keeps one search for a valid input well
+/// inside the default time limit, far above what the searches of small scopes take (`run
+/// --json` reports the most one search took: `precondition_max_steps`).
 pub const DEFAULT_PRECONDITION_STEPS: u64 = 20_000_000;
 
 /// Default of `--max-array-length`.

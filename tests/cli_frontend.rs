@@ -184,7 +184,6 @@ fn method_name_errors_exit_2_listing_candidates() {
 }
 
 /// The IR of each sample method prints with a header, blocks and s-expressions.
-/// Needs the lowering (src/lower/method.rs): fails until it lands.
 #[test]
 fn ir_of_the_samples_needs_lowering() {
     let o = uberlazy(&["ir", "--cp", SAMPLES, "samples.Container#swap"]);
@@ -207,7 +206,6 @@ fn require(jar: &str, package: &str) {
 }
 
 /// Acceptance: commons-lang3 lists with no panic and at least 95% of its methods lower.
-/// Needs the lowering (src/lower/method.rs): fails until it lands.
 #[test]
 fn commons_lang3_lowers_95_percent() {
     require(COMMONS_LANG3, "libcommons-lang3-java");

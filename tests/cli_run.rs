@@ -163,7 +163,7 @@ fn gen_shares_its_time_limit_among_the_methods() {
     assert!(shares >= 1 && !text.contains("time-limit (3s)"), "{text}");
 }
 
-/// A pipeline's reader that is slow to read (a pipe holds 64 KiB; the listing is 1.2 MB)
+/// A pipeline's reader that is slow to read (a pipe holds 64 KiB; the listing is far longer)
 /// blocks the run's writes; `time_ms` is the run's time, not the reader's.
 #[test]
 fn time_ms_leaves_out_a_slow_reader_of_stdout() {

@@ -1,5 +1,5 @@
 //! Trace counts of the four heap strategies against the papers, and the invariants that
-//! must hold between them on every subject in javasrc/ (DESIGN.md §4).
+//! must hold between them on every subject in javasrc/ (ARCHITECTURE.md, Invariants).
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use std::collections::BTreeSet;
@@ -155,10 +155,10 @@ fn scoped(strategy: Strategy, max_objects: u32, check_models: bool) -> Config {
     config.precondition = Some("repOK".into());
     config.bounds.max_objects = max_objects;
     config.bounds.precondition_fuse = uberlazy::config::precondition_fuse_for(max_objects);
-    // POSE's queries on SinglyLinkedList#get take seconds each; on a loaded 2-core machine the
-    // default 10 s per query can run out, and an `unknown` changes which inputs the
-    // precondition search tries (once a cyclic one, cut by the fuse). The counts asserted here
-    // are the solver's answers, not its speed.
+    // Some of POSE's queries here are slow, and on a loaded machine the default per-query
+    // timeout can run out: an `unknown` changes which inputs the precondition search tries
+    // (a cyclic one, cut by the fuse). The counts asserted here are the solver's answers, not
+    // its speed.
     config.solver_timeout_ms = 120_000;
     config
 }
@@ -211,8 +211,8 @@ fn under_a_precondition_every_strategy_finishes_the_same_method_paths() {
 
 /// The scope bounds the objects of an input, not the locations uber offers on the way: at
 /// scope 5 the red-black insert whose fix-up rotates below a root whose right child (a black
-/// leaf the method never reads) only repOK reads needed a location after twice the scope
-/// had been offered, and uber finished 29 of lazy's 30 paths.
+/// leaf the method never reads) only repOK reads needs a location after more than twice the
+/// scope has been offered, and uber must finish all of lazy's paths.
 #[test]
 fn uber_finishes_lazys_paths_of_red_black_insert_at_scope_5() {
     let spec = "sir.RedBlackTree#insert(I)Z";

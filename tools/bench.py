@@ -17,7 +17,8 @@ repOK rows below. With --runs N each time is the median of N runs, the strategie
 taking turns run by run (a busy stretch of the machine falls on all of them). Exit status 1 when
 a check fails.
 
-For each strategy and precondition (`none`, `repOK`) it runs `uberlazy gen` on the public
+For each strategy and precondition (`none`, `repOK`; and `api`, uber only: no precondition,
+inputs built by calls) it runs `uberlazy gen` on the public
 methods of sir.<Class> (repOK excluded) with `--stats` (traces, paths, ... per method) and
 `--validity repOK` (each test records whether its input satisfies repOK), runs the tests
 on the JVM under JaCoCo, and writes one CSV row per method with the columns of
@@ -34,10 +35,10 @@ red-black or AA node), so a budget that admits the 4-node trees the red-black fi
 admits far bigger lists and search trees. The method must be free to run to its end on the
 input (an AVL insert with its rotations takes about 30 decisions on a two-node tree).
 
-`table` also reads the README's list of infeasible branches (between the
-`<!-- infeasible:begin -->` and `<!-- infeasible:end -->` markers: `| class | line | branches |
-reason |`) and reports each class's branch coverage with the precondition with those
-excluded, naming every missed branch the list does not explain.
+`table` also reads the list of branches infeasible under repOK, results/infeasible.csv
+(columns class, line, branches, reason; results/README.md says what the list is), and
+reports each class's branch coverage with the precondition with those excluded, naming every
+missed branch the list does not explain.
 """
 import csv
 import json
@@ -191,15 +192,19 @@ def bench_class(cls, out_csv):
         w.writerows(rows)
 
 
-def infeasible_list():
-    """{(class, line): (branches, reason)} from the README's list."""
-    text = open(os.path.join(ROOT, "README.md")).read()
-    m = re.search(r"<!-- infeasible:begin -->(.*?)<!-- infeasible:end -->", text, re.S)
+INFEASIBLE = os.path.join(ROOT, "results/infeasible.csv")
+
+
+def infeasible_list(path=INFEASIBLE):
+    """{(class, line): (branches, reason)} from results/infeasible.csv."""
     out = {}
-    for line in (m.group(1).splitlines() if m else []):
-        cells = [c.strip() for c in line.strip().strip("|").split("|")]
-        if len(cells) >= 4 and cells[1].isdigit():
-            out[(cells[0].strip("`"), cells[1])] = (int(cells[2]), cells[3])
+    if not os.path.exists(path):
+        return out
+    with open(path, newline="") as f:
+        for r in csv.DictReader(f):
+            line = r["line"].strip()
+            if line.isdigit():
+                out[(r["class"].strip().strip("`"), line)] = (int(r["branches"]), r["reason"].strip())
     return out
 
 
@@ -207,7 +212,7 @@ def coverage_summary(rows):
     """Markdown: per class and strategy, branch coverage with repOK, without the listed infeasible ones."""
     listed = infeasible_list()
     md = ["", "## Branch coverage with `--precondition repOK`", "",
-          "Branches the README lists as infeasible (with the reason) are left out of `adjusted %`;",
+          "Branches results/infeasible.csv lists as infeasible (with the reason) are left out of `adjusted %`;",
           "`unexplained` names every other missed branch as `line x count`.", "",
           "| class | strategy | branches | branch % | infeasible (listed, missed) | adjusted % | unexplained |",
           "|---|---|---:|---:|---:|---:|---|"]
@@ -398,7 +403,9 @@ SIR_CLASSES = ["SinglyLinkedList", "DoublyLinkedList", "Stack", "BinarySearchTre
 
 
 if __name__ == "__main__":
-    if len(sys.argv) >= 4 and sys.argv[1] == "class":
+    if len(sys.argv) == 2 and sys.argv[1] in ("-h", "--help", "help"):
+        print(__doc__)
+    elif len(sys.argv) >= 4 and sys.argv[1] == "class":
         bench_class(sys.argv[2], sys.argv[3])
     elif len(sys.argv) >= 3 and sys.argv[1] == "table":
         table(sys.argv[2:])

@@ -78,9 +78,8 @@ pub fn run(args: &RunArgs, stop: &Stop) -> Result<()> {
         Ok(false)
     })?;
     // The run's time is the exploration's: the time stdout took the listing is the reader's
-    // (a pipe holds 64 KiB; a reader slow to start, as `| python3`, stalls the run until it
-    // reads, which made uber's 66 KB listing of BinarySearchTree#remove with repOK report
-    // 85 ms where the run took 45).
+    // (a pipe holds 64 KiB, and a reader slow to start, as `| python3`, stalls the run's
+    // writes until it reads).
     let mut summary = e.summary.clone();
     summary.time_ms = summary.time_ms.saturating_sub(listing.writing.as_millis() as u64);
     listing.finish(&e.result.info(), &bounds, &summary, &e.result.tally.cuts)?;

@@ -1,4 +1,4 @@
-//! The heap-strategy trait: how reference-typed inputs are materialized (DESIGN.md §3).
+//! The heap-strategy trait: how reference-typed inputs are materialized (docs/glossary.md).
 //!
 //! All strategies run the same machine; they differ only in how a reference that comes from
 //! the input (the receiver, a parameter, a field of an input object, a symbolic static) is

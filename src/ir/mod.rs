@@ -4,10 +4,10 @@
 //! instance method). Every statement and terminator keeps the bytecode offset (`pc`) it came
 //! from, so that errors, program decisions and reports can point back at the bytecode.
 //!
-//! Heap operations are exactly those of ../shared/DESIGN.md §2: `new`, field read/write,
-//! static read/write, reference comparison (`If` with [`Cond::Ref`]), array
-//! new/load/store/length, `instanceof` and `checkcast`. Calls are symbolic [`MethodRef`]s,
-//! resolved against the class table by the machine.
+//! Heap operations are exactly these: `new`, field read/write, static read/write, reference
+//! comparison (`If` with [`Cond::Ref`]), array new/load/store/length, `instanceof` and
+//! `checkcast`. Calls are symbolic [`MethodRef`]s, resolved against the class table by the
+//! machine.
 
 pub mod print;
 

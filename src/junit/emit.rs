@@ -343,9 +343,8 @@ pub(super) fn class_source(target: &Target<'_>, r: &RunResult, class_name: &str)
             }
             Err(why) => {
                 // A trace without a test keeps its outcome and path, not its path condition:
-                // the conditions of walks cut by a bound grow with the walk, and a library's
-                // thousands of cut traces made sidecars of hundreds of MB (LinkedList#indexOf)
-                // and took seconds to write out.
+                // the conditions of walks cut by a bound grow with the walk, and a library
+                // method's thousands of cut traces would make a sidecar too large to write.
                 record["skipped"] = serde_json::Value::from(why.clone());
                 skipped.push((t.id, why));
             }

@@ -220,8 +220,8 @@ impl<'p, H: HeapStrategy, S: Solver> Machine<'p, H, S> {
 
     /// Whether the run must stop now: a stop request, the deadline, or (checked every
     /// [`MEMORY_CHECK_STEPS`] steps, not before the first of them: the concrete run of each
-    /// test's input is a machine of its own, which read /proc at its step 0, 2 % of a run
-    /// with repOK) the memory limit.
+    /// test's input is a machine of its own, and reading /proc at every machine's step 0
+    /// would cost each of them) the memory limit.
     fn halt(&self) -> Option<Halt> {
         let due = (self.stats.steps + 1).is_multiple_of(MEMORY_CHECK_STEPS);
         self.budget.halt().or_else(|| if due { self.budget.memory() } else { None })
@@ -423,8 +423,7 @@ impl<'p, H: HeapStrategy, S: Solver> Machine<'p, H, S> {
         }
         // The search follows the hint, a model of the path condition (the witness covers it,
         // or the preferred model is one): its checks extend the path condition, and the
-        // cache meets them with the hint before any model it holds (uber with repOK at
-        // scope 4: the test inputs' searches 35 -> 27 ms, their checks 9.2 -> 1.7 ms).
+        // cache meets them with the hint before any model it holds.
         if let Some(h) = &hint {
             self.solver.suggest(h, &st.pc, known);
         }

@@ -1,7 +1,7 @@
-//! The precondition as a validity oracle (DESIGN.md §7): with `--precondition P` a state
-//! lives only while some input within the scope (`--max-objects`) satisfies both its path
-//! condition and P. P never forks the exploration and none of its decisions is part of a
-//! trace's path: a trace's path is the method's, the same for every strategy.
+//! The precondition as a validity oracle (docs/preconditions.md): with `--precondition P` a
+//! state lives only while some input within the scope (`--max-objects`) satisfies both its
+//! path condition and P. P never forks the exploration and none of its decisions is part of
+//! a trace's path: a trace's path is the method's, the same for every strategy.
 //!
 //! A state carries a *witness*: a model of its path condition under which P returns true.
 //! When a step forks (a branch, a switch, a materialization with several feasible
@@ -241,8 +241,7 @@ impl<H: HeapStrategy, S: Solver> Machine<'_, H, S> {
         };
         loop {
             // Every P-search reads pointwise, the search for a test's input too: on the
-            // whole input view its queries grew with the scope (uber's BinarySearchTree
-            // #remove at scope 5: one input search of 16 s, 0.5 s per query).
+            // whole symbolic input view its queries grow with the scope.
             let outer = std::mem::replace(&mut self.in_p_search, true);
             let r = self.p_search_within(&mut search, (limit < fuse).then_some(limit), pin);
             self.in_p_search = outer;

@@ -100,8 +100,8 @@ pub struct Generated {
 pub const MIN_SHARE: std::time::Duration = std::time::Duration::from_millis(200);
 
 /// The part of a method's time share `gen` explores in; the rest is for emitting the tests of
-/// what it found (LinkedList#indexOf: 40,000 traces in 60 s, then about 3 s to choose, emit,
-/// write and free them).
+/// what it found: choosing, emitting, writing and freeing the tests of many traces takes time
+/// of its own.
 pub const EXPLORE_SHARE: f64 = 0.9;
 
 impl Session {

@@ -268,12 +268,8 @@ impl Session {
 /// lifting would multiply, and are guided by models of every symbol
 /// ([`Z3Solver::valuing_every_symbol`]). A second Z3 solver takes the independent parts of
 /// queries ([`ModelCache::with_side`]), so the first keeps the exploration's path condition.
-/// The cache starts from the empty model for every strategy: POSE under a precondition once
-/// took its first model from Z3 (its RedBlackTree#insert at scope 5 was 6.9 s against 7.4 s
-/// from the empty model), but since the Z3 context is made only when a query reaches Z3 that
-/// cost each of its runs the context: with repOK its 47 methods at scope 4 took 1254 against
-/// 892 ms from the empty model, at scope 5 13.8 against 12.8 s (65 -> 18 and 443 -> 393
-/// queries; the same paths and traces, simpler inputs).
+/// The cache starts from the empty model for every strategy: a first model from Z3 would
+/// cost every run the Z3 context, which is made only when a query reaches Z3.
 fn solver(config: &Config, budget: &Budget) -> ModelCache<Z3Solver> {
     let pose_pre = config.precondition.is_some() && config.strategy == Strategy::Pose;
     let z3 = || Z3Solver::new(config.solver_timeout_ms, !pose_pre).valuing_every_symbol(pose_pre);

@@ -22,8 +22,8 @@ pub struct ModelCache<S> {
     /// Recent models, newest first, each with the path condition it is known to satisfy:
     /// a query only evaluates the constraints beyond their common prefix. It starts with the
     /// empty model (every symbol 0 or false, of the empty path condition), so that a run's
-    /// first query, which that model or a repair of it meets, takes no solver: Z3's first
-    /// check in a process cost 1-1.5 ms (with repOK at scope 4, a third of lazy's check time).
+    /// first query, which that model or a repair of it meets, takes no solver: a run's first
+    /// check in Z3 is dearer than later ones, and may cost the run the Z3 context.
     models: Vec<(Assignment, Vec<Term>)>,
     hits: u64,
     /// Of `hits`: models found by repair, and queries refuted without the solver.
@@ -56,11 +56,8 @@ pub struct ModelCache<S> {
 }
 
 /// How many candidates the short repair tries before the case splits (see
-/// [`ModelCache::answer_past`]). POSE with repOK at scope 5 over the 47 public SIR methods,
-/// one sitting, where a query is likely unsatisfiable: 96 (no short repair) 12.6-12.8 s, 4
-/// 12.8-13.0, 6 12.1, 8 11.9-12.0, 12 11.9, 16 12.3-12.5; without a repair before the splits
-/// 14.0. For the P-searches' other queries (uber with repOK at scope 4, medians of 6): 4
-/// 310 ms, 8 316 ms, 12 317 ms, all inside the noise.
+/// [`ModelCache::answer_past`]): enough for most queries a repair answers at all, few enough
+/// that a query the splits then refute costs little.
 const SHORT_REPAIR: usize = 8;
 
 /// [`ModelCache::refuted_share`]'s whole.
@@ -165,8 +162,9 @@ impl<S: Solver> ModelCache<S> {
     /// constraints of `pc` that share symbols, directly or through others, with those of
     /// `pc[c..]` the model does not satisfy (in `pc`'s order), their symbols, and the model.
     /// `None` when that is more than half of `pc`. (Seeding with all of `pc[c..]` instead
-    /// sent uber's `size + 1 <= size` overflow checks to Z3 with the whole heap: AATree
-    /// #insert's took 3-13 ms each.) The model values the symbols `pc[c..]` defines.
+    /// would send a constraint the model satisfies, such as uber's `size + 1 <= size`
+    /// overflow check, to the solver with the whole heap.) The model values the symbols
+    /// `pc[c..]` defines.
     /// `syms` holds the symbols of each constraint of `pc`.
     fn dependent_part(
         &mut self,
@@ -201,7 +199,7 @@ impl<S: Solver> ModelCache<S> {
         }
         // A part of more than half the query saves the solver little and costs the side
         // solver the assertion of terms the main one already holds (POSE's if-then-else
-        // references: its repOK bench 22.4 s this way, 23.5 s with every part).
+        // references connect most of a query).
         let n = taken.iter().filter(|t| **t).count();
         if 2 * n > pc.len() {
             return None;
@@ -228,9 +226,7 @@ impl<S: Solver> ModelCache<S> {
     /// A model of `pc` made of the newest model and the values propagation decided for `pc`
     /// (see [`Propagator::decided`]), repaired where those leave a constraint false: where
     /// a repair of the newest model alone failed, the decided values make the coordinated
-    /// changes it could not (a new node at a full scope, and the node that leaves it). With
-    /// repOK at scope 4 over the 47 public SIR methods this and the equalities propagation
-    /// solves took uber's Z3 queries from 164 to 33, lazy's from 58 to 19, POSE's 245 to 115.
+    /// changes it could not (a new node at a full scope, and the node that leaves it).
     fn decided_model(&mut self, pc: &[Term]) -> Option<Assignment> {
         let ModelCache { models, propagator, repairer, .. } = self;
         let (base, _) = models.first()?;
@@ -292,25 +288,17 @@ impl<S: Solver> ModelCache<S> {
     fn answer_past(&mut self, pc: &[Term], site: Option<Site>) -> SatResult {
         // Where propagation has lately refuted more than a third of such queries (uber's and
         // POSE's P-searches, not lazy's), it goes first, without its case splits: a repair
-        // that fails costs about three times as much (uber with repOK at scope 5: 11,220
-        // failed repairs in 0.70 s, 9,377 of them then refuted). The queries of one site (a
-        // P-search's fork at one statement of P) predict their own better than all do:
-        // uber's AvlTree#insert with repOK at scope 5, 4,726 queries, 1,499 unsatisfiable,
-        // 1,798 guessed wrong by the share of all against 1,211 by the share of their site.
-        // The plain propagation there probes the state a fork's sides share
+        // that fails tries every candidate and costs several times as much. The queries of
+        // one site (a P-search's fork at one statement of P) predict their own better than
+        // all queries do. The plain propagation there probes the state a fork's sides share
         // ([`Propagator::refuted_probing`]).
         //
         // Then, for these and the P-searches' other queries, a short repair, then the case
         // splits, before the full repair: most of the queries the plain propagation leaves
         // are either repaired within a few candidates or refuted by a split, and a full
-        // repair that fails costs three times the short one (POSE's RedBlackTree#insert with
-        // repOK at scope 5: 12,546 failed repairs, 99 us each, before 12,244 refutations by a
-        // split). Where the full repair went first, uber's refuted P-search queries with repOK
-        // at scope 4 tried 19 candidates each before propagation refuted them; the repaired
-        // ones needed 2.2. The queries from no site (the method's own forks, and every query
-        // without a precondition) are mostly satisfiable: the full repair goes first (with
-        // the short one first everywhere, `--max-depth 10` over the 47 methods: uber 311 ->
-        // 331 ms, POSE 165 -> 184 ms).
+        // repair that fails costs several times the short one. The queries from no site (the
+        // method's own forks, and every query without a precondition) are mostly
+        // satisfiable: the full repair goes first.
         let likely = self.likely_unsat(site);
         let mut syms = likely.then(|| self.symbols_each(pc));
         if let Some(s) = &syms
@@ -351,8 +339,8 @@ impl<S: Solver> ModelCache<S> {
             self.remember(m.clone(), pc);
             return SatResult::Sat(m);
         }
-        // Before the solver, the propagation too costly for every query: with repOK at scope
-        // 4, POSE's BinomialHeap#insert paid 10 ms for Z3's context for two such queries.
+        // Before the solver, the propagation too costly for every query: what it refutes
+        // saves a Z3 query, and a run that asks Z3 nothing never makes a Z3 context.
         if self.propagator.refuted_deeply(pc, &syms) {
             return self.refute();
         }
@@ -417,9 +405,9 @@ impl<S: Solver> Solver for ModelCache<S> {
     }
 
     /// The underlying solver: a cached model is any model, not a preferred one. When the
-    /// solver gives up (`ops.Floats#mix`: Z3's floating-point query runs out of time), a
-    /// cached or repaired model of `pc` is better than none, and without one the solver is
-    /// asked for any model: [`Solver::model`].
+    /// solver gives up (a floating-point query that runs out of time), a cached or repaired
+    /// model of `pc` is better than none, and without one the solver is asked for any
+    /// model: [`Solver::model`].
     fn model_preferring(&mut self, pc: &[Term], prefer: &[Term]) -> SatResult {
         self.pinned = None;
         match self.inner.model_preferring(pc, prefer) {
@@ -432,15 +420,13 @@ impl<S: Solver> Solver for ModelCache<S> {
     /// extends `pc` meets it first, and one it does not meet is repaired from it. The machine
     /// suggests a state's witness, a valid input close to what the state's next queries ask
     /// for: the search for a test's input follows it, and the checks of a fork's sides and
-    /// the P-search of a side it does not cover are asked near it (POSE with repOK at scope
-    /// 5: 6.8 -> 5.5 s, its P-searches' cache refutations and repairs a quarter fewer in
-    /// RedBlackTree#insert; the cache's own models came from other searches).
+    /// the P-search of a side it does not cover are asked near it (the cache's own models
+    /// may come from other searches).
     ///
     /// The machine suggests a state's witness at each of its checks: only the constraints
     /// past what it is known to satisfy (`known`, or more when it is the newest model
-    /// already) are evaluated, and it is not kept twice. Evaluating a witness on its whole
-    /// path condition was 4 ms of uber's 300 with repOK at scope 4 (its witnesses come from
-    /// P-searches, whose models the cache kept since).
+    /// already) are evaluated, and it is not kept twice: a witness's whole path condition
+    /// is long, and most of it is known to hold.
     fn suggest(&mut self, m: &Assignment, pc: &[Term], known: usize) {
         let newest = match self.models.first() {
             Some((newest, k)) if newest == m && super::common_prefix(k, pc) == k.len() => Some(k.len()),

@@ -268,13 +268,12 @@ impl Repairer {
     /// where an ordering compares other arithmetic over `name`, the extremes of its width.
     /// A term compared with `name` may name it too (a value set that may be `name`'s own
     /// location): its value now counts. Where `name` equals a constant it is compared with,
-    /// the values beside it (`1 != L5.level` with `L5.level` 1: AATree#insert's P-search at
-    /// scope 4 went to Z3 for it, 10 ms of a 40 ms run in making Z3's context).
+    /// the values beside it (`1 != L5.level` with `L5.level` 1, which otherwise has no
+    /// candidate and goes to the solver).
     /// `now` is `name`'s value under `ev`. The values of entry `bad` (the one a change is
     /// for) come first: a walk of repOK's `n <= size` around a possible cycle adds
-    /// `1 <= size`, `2 <= size`, ..., and the value that meets the newest came last of
-    /// all (lazy's SinglyLinkedList#get with repOK at scope 4: 9,452 candidates for 227
-    /// repairs).
+    /// `1 <= size`, `2 <= size`, ..., and the value that meets the newest would come last
+    /// of all, after a candidate for every earlier bound.
     fn constants(
         &self,
         name: &str,
@@ -727,7 +726,7 @@ mod tests {
         repairs_a_full_scope(1);
     }
 
-    /// uber's RedBlackTree#insert at scope 4: two reads had materialized an object.
+    /// Two reads had materialized an object at a full scope (a red-black tree's repOK).
     #[test]
     fn a_first_change_may_leave_one_more_entry_false() {
         repairs_a_full_scope(2);
@@ -764,9 +763,9 @@ mod tests {
         assert!(Repairer::default().repair(&base, &[], &[is1, not1]).is_none());
     }
 
-    /// `1 != L5.level` where `L5.level` is 1 now (AATree#insert's P-search at scope 4, which
-    /// went to Z3), and `size != 0` where the model leaves `size` out (so it is 0): the
-    /// values beside the constant are candidates.
+    /// `1 != L5.level` where `L5.level` is 1 now (an AA tree's repOK in a P-search), and
+    /// `size != 0` where the model leaves `size` out (so it is 0): the values beside the
+    /// constant are candidates.
     #[test]
     fn a_symbol_equal_to_a_constant_it_must_differ_from_takes_a_value_beside_it() {
         let mut p = TermPool::new();
@@ -852,7 +851,7 @@ mod tests {
 
     /// `!(t.height <= r.height)` where `t` is a value set that may be `r` (`ite(c == 2, a,
     /// b)`): once `a` takes the new constraint's 1, `b` takes a value around what it is
-    /// compared with, though that names `b` too (AvlTree#insert's P-search, `1 == L3.height`).
+    /// compared with, though that names `b` too (an AVL tree's repOK, `1 == L3.height`).
     #[test]
     fn a_symbol_compared_with_a_value_set_that_may_be_itself_takes_a_value_around_it() {
         let mut p = TermPool::new();

@@ -4,17 +4,14 @@
 //! keep apart, nor `!(a == b)` within one class. POSE's P-searches fork on `Y == X` for each
 //! earlier symbol the object `Y` may be, and with the identities P decided on its way there
 //! many of those sides contradict the path condition in just this way, which the solver's
-//! cache found only by propagation, at the side's next fork (RedBlackTree#insert with repOK
-//! at scope 4: about one side in eight; POSE's 47 SIR methods with repOK at scope 4 797 ->
-//! 720 ms, at scope 5 11.7 -> 9.5 s).
+//! cache would find only by propagation, at the side's next fork.
 //!
-//! Most of the rest were pigeonholes: the side on which the object read is none of the
+//! Many of the rest are pigeonholes: the side on which the object read is none of the
 //! earlier symbols, when those already take every value the scope leaves it. With the
 //! unsigned upper bounds of the symbols (`y <=u 5`), the constants kept apart from them
 //! (`0 != y`, the cut's `5 != y`) and the class constraints that keep two symbols apart
 //! where one is not null (`!((0 != y) && (x == y))`), a symbol said to differ from as many
-//! pairwise apart classes within its values as it has values is refuted too (POSE at scope
-//! 4 735 -> 681 ms, at scope 5 9.5-9.7 -> 8.9-9.0 s).
+//! pairwise apart classes within its values as it has values is refuted too.
 
 use std::collections::HashMap;
 

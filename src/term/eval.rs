@@ -84,9 +84,8 @@ const MEMO_ROOM: usize = 32;
 
 /// How many values an evaluator keeps in place before it makes its memo: most evaluators
 /// (a model cache's look at a recent model, a P-search's order of a fork's sides) value a
-/// node or two, and a memo with [`MEMO_ROOM`] was an allocation past the allocator's
-/// per-thread cache for each (uber with repOK at scope 4 made 154,000 evaluators, 89,000 of
-/// them with at most two values).
+/// node or two, and a memo with [`MEMO_ROOM`] is an allocation past the allocator's
+/// per-thread cache for each.
 const FIRST: usize = 8;
 
 /// The first values an evaluator keeps, in order, without allocating.
@@ -268,8 +267,8 @@ impl<'a> Evaluator<'a> {
     fn keep(&mut self, id: u32, v: Option<Val>) {
         if let Some((id, v)) = self.first.push(id, v) {
             if self.memo.capacity() == 0 {
-                // Room for a typical constraint's nodes: growing the memo from empty rehashed
-                // it several times per evaluator (POSE's RedBlackTree#insert at scope 5: 0.94x).
+                // Room for a typical constraint's nodes: growing the memo from empty would
+                // rehash it several times per evaluator.
                 self.memo.reserve(MEMO_ROOM);
             }
             self.memo.insert(id, v);

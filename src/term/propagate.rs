@@ -171,9 +171,8 @@ pub struct Propagator {
 
 /// How many path conditions a [`Propagator`] keeps the facts of. A depth-first search
 /// checks a fork's later sides after the first side's whole subtree, by when the facts of the
-/// state they share (and its probes) were gone with 8 kept: POSE with repOK at scope 5, one
-/// sitting, 7.9 s with 8, 7.3-7.5 s with 32, 7.2 s with 48; RedBlackTree#insert 3.4 s with
-/// 8, 3.1 s with 32 and 48, 3.4 s with 128 (each query looks through them all).
+/// state they share (and its probes) are gone if too few are kept; each query looks through
+/// them all, so too many cost too.
 const KEEP_FACTS: usize = 48;
 
 impl Propagator {
@@ -199,9 +198,8 @@ impl Propagator {
     /// a fork's sides share, so what the probes learn serves every side. For queries that are
     /// often unsatisfiable (the model cache's guess): POSE's P-searches fork on the object a
     /// field holds, one side per earlier symbol it may be, and the path condition leaves one
-    /// of a few numbers to the object the method's reads went through, which only a case
-    /// split found, once per side (RedBlackTree#insert with repOK at scope 5: 6,083 sides
-    /// refuted by a split, 245 us each; 360 once the prefix is probed).
+    /// of a few numbers to the object the method's reads went through, which otherwise only
+    /// a case split finds, once per side.
     pub fn refuted_probing(&mut self, pc: &[Term], syms: &[Rc<[Rc<str>]>]) -> bool {
         self.refuted_with(pc, syms, false, true)
     }
@@ -243,9 +241,9 @@ impl Propagator {
     /// Propagation from no facts, without case splits, solving equalities of arithmetic over
     /// if-then-else values through the branches the facts take (POSE's BinomialHeap
     /// `c.degree == ite(h == s, h.degree, s.degree) - 1` with `1 != ite(...)`), keeping
-    /// nothing: for a query no cheaper step answered, before the solver (every query reading
-    /// the branches made POSE's propagation slower than the queries it saved; with splits,
-    /// uber's queries without a precondition, which it never refutes, took 3 % longer).
+    /// nothing: for a query no cheaper step answered, before the solver (reading the
+    /// branches for every query costs more than the queries it saves, and case splits here
+    /// would cost every query it cannot refute).
     pub fn refuted_deeply(&self, pc: &[Term], syms: &[Rc<[Rc<str>]>]) -> bool {
         let mut facts = Facts { deep: true, interrupt: self.interrupt.clone(), ..Facts::default() };
         facts.refuted(pc, syms, &small_domains(pc), Dirty::after(0))

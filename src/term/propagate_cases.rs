@@ -11,18 +11,17 @@ use crate::term::{Term, Val};
 /// How many symbols [`super::refuted_by_propagation`] splits on at most, at each level.
 const SPLITS: usize = 4;
 
-/// How many symbols [`Facts::probed`] probes at most. POSE with repOK at scope 5, the 47
-/// public SIR methods, one sitting: none 9.0 s, 4 7.7 s; RedBlackTree#insert alone 4.4 s,
-/// 2 3.7 s, 4 3.5 s, 8 3.5-3.6 s.
+/// How many symbols [`Facts::probed`] probes at most: a few symbols find most of what probes
+/// refute, and each one more costs a case split of the shared state.
 const PROBES: usize = 4;
 
-/// The most values a symbol it splits on may have left (six was slower: symbols with many
-/// values left took the place of those whose cases refute).
+/// The most values a symbol it splits on may have left (with more, symbols with many values
+/// left take the place of those whose cases refute).
 const SPLIT_VALUES: usize = 4;
 
-/// How many levels deep it splits. POSE with repOK at scope 5 over the 47 public SIR
-/// methods, one run each: two values and one level 19.8 s (7,427 Z3 queries), four values
-/// and two levels 15.6 s (2,220), three levels 14.2 s.
+/// How many levels deep it splits: an order cycle through if-then-else values may close only
+/// once a reference is known to be one of its candidates and, in each case, another one of
+/// two.
 pub(super) const SPLIT_DEPTH: u32 = 2;
 
 /// Whether, for one of the first [`SPLITS`] symbols with two to [`SPLIT_VALUES`] values

@@ -147,8 +147,7 @@ fn linear(
 /// takes when `x` is `v`: the form is `x` modulo 2^w, and such a form is one-to-one
 /// (`(L2.degree - 1) == L3.degree` once `L3.degree` is 0 makes `L2.degree` 1). Through
 /// if-then-else branches only with [`Known::deep`]: every equality asks, and reading them
-/// made POSE's propagation slower than the queries it saved (RedBlackTree#insert with repOK
-/// at scope 5: +0.9 s).
+/// for all would cost propagation more than the queries it saves.
 pub(super) fn solved(ev: &mut Evaluator<'_>, known: Known<'_>, x: &Term, v: u64) -> Option<(Rc<str>, Val)> {
     let lin = linear(ev, known, x, DEPTH, known.deep, true)?;
     let [(name, k, w)] = lin.xs.as_slice() else { return None };

@@ -318,8 +318,8 @@ fn kept_facts_serve_the_queries_that_extend_them_and_never_a_sibling() {
 }
 
 /// BinomialHeap's degrees (repOK's P-search): `L3.degree` is 0 and `L2.degree - 1` is
-/// `L3.degree`, so `L2.degree` is 1 and `(L2.degree - 1) - 1` is negative. Before the
-/// equality was solved for the symbol under the constants, Z3 refuted such queries.
+/// `L3.degree`, so `L2.degree` is 1 and `(L2.degree - 1) - 1` is negative: solving the
+/// equality for the symbol under the constants refutes it without Z3.
 #[test]
 fn an_equality_through_added_constants_decides_the_symbol() {
     let mut p = TermPool::default();
@@ -485,9 +485,9 @@ fn a_round_keeps_what_the_last_decided_and_asks_again_what_it_did_not() {
     assert_eq!((ev.eval(&a1), ev.eval(&b2)), (Some(Val::Bool(true)), Some(Val::Bool(true))));
 }
 
-/// POSE's BinomialHeap#insert with repOK at scope 4 sent this to Z3: the child's degree is
-/// 0, one less than the sibling's (an if-then-else value, `s` once `h != s`), which differs
-/// from 1. Only the deep propagation solves the difference through the branch.
+/// A query of POSE's P-search over BinomialHeap's repOK: the child's degree is 0, one less
+/// than the sibling's (an if-then-else value, `s` once `h != s`), which differs from 1.
+/// Only the deep propagation solves the difference through the branch.
 #[test]
 fn a_deep_propagation_solves_arithmetic_through_the_branches_the_facts_take() {
     let mut p = TermPool::default();

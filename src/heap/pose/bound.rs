@@ -18,7 +18,7 @@ use crate::term::Term;
 /// Above it a symbol past the `max`-th that may be a new object ends a cut trace even when
 /// fewer objects are possible (the continuing trace covers those heaps too, so nothing is
 /// lost, but the cut count is an over-count): the counter's queries grow with `max` times the
-/// symbols, and at the default of 64 they made a red-black `fixAfterInsert` take 231 s, not 3.
+/// symbols, which makes them far too slow at the default of 64.
 pub(super) const EXACT_CUT_MAX: i32 = 8;
 
 impl Cut {

@@ -1,4 +1,4 @@
-//! POSE, path-optimal symbolic execution (Braione & Denaro; DESIGN.md §3).
+//! POSE, path-optimal symbolic execution (Braione & Denaro).
 //!
 //! References are terms: `null` (0), allocated objects (constants from `ALLOC_BASE`), input
 //! symbols `Y` (free 32-bit values below `ALLOC_BASE`) and if-then-else terms over them.
@@ -203,8 +203,8 @@ impl Pose {
             distinct.push(cx.terms.not(&eq));
             // An alias denotes the same object: same class, which must fit our type. Where
             // both classes are constants (a type of one class) that is known here, and an
-            // alias that may be is no constraint (POSE's P-searches make many symbols: with
-            // the terms of the general case, making them took a tenth of the run).
+            // alias that may be is no constraint (POSE's P-searches make many symbols, and
+            // building the terms of the general case for each would be a cost of its own).
             let both = match (class.as_i64(), s.class.as_i64()) {
                 (Some(a), Some(b)) if a == b && fits_class(b) => continue,
                 (Some(_), Some(_)) => cx.terms.fls(),

@@ -1,21 +1,20 @@
 //! POSE reads on a pointwise input view: one alternative per object a reference may denote.
 //!
-//! A P-search runs the precondition on the input view of a state (DESIGN.md §7). POSE's own
-//! reads merge every object a reference may denote into one if-then-else value, and a read
-//! of a field no symbol of that object has read yet makes a new symbol. On a precondition
-//! that walks a structure the method left open, such as `repOK` counting the nodes of a list
-//! whose last `next` may point back into it, every step of the walk then makes one more
-//! symbol and one more level of if-then-else, and proving that no valid input exists took
-//! a minute (SinglyLinkedList#contains with repOK at scope 4). Here a read forks instead,
-//! as lazy initialization does: one side per target of the reference, and through a symbol
-//! whose field is unread, one side per earlier symbol it may alias (it reads that object's
-//! value) and one for an object of its own. The sides are disjoint and cover every input,
-//! so a search over them finds a valid input exactly when one exists; a walk around a cycle
-//! of input objects then reuses their symbols. A primitive field reads the same way: its
-//! merged value is an if-then-else over whether the symbol is one of the earlier ones, and
-//! the precondition's comparisons of such values (a search tree's key bounds) left Z3 to
-//! decide the aliasing of the method's symbols in every check (AvlTree#insert with repOK at
-//! scope 4: 390 queries in 1.2 s, 441 in 0.27 s reading pointwise).
+//! A P-search runs the precondition on the input view of a state (docs/preconditions.md).
+//! POSE's own reads merge every object a reference may denote into one if-then-else value,
+//! and a read of a field no symbol of that object has read yet makes a new symbol. On a
+//! precondition that walks a structure the method left open, such as `repOK` counting the
+//! nodes of a list whose last `next` may point back into it, every step of the walk then
+//! makes one more symbol and one more level of if-then-else, and the proof that no valid
+//! input exists grows with every step. Here a read forks instead, as lazy initialization
+//! does: one side per target of the reference, and through a symbol whose field is unread,
+//! one side per earlier symbol it may alias (it reads that object's value) and one for an
+//! object of its own. The sides are disjoint and cover every input, so a search over them
+//! finds a valid input exactly when one exists; a walk around a cycle of input objects then
+//! reuses their symbols. A primitive field reads the same way: its merged value is an
+//! if-then-else over whether the symbol is one of the earlier ones, and the precondition's
+//! comparisons of such values (a search tree's key bounds) would leave Z3 to decide the
+//! aliasing of the method's symbols in every check.
 
 use std::rc::Rc;
 

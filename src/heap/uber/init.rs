@@ -18,9 +18,8 @@ use crate::term::{Sort, Term};
 /// witness input has (the cardinality constraint [`UberHeap::within_scope`]), an offered
 /// location that no pruning has ruled out yet is not an object, and no location is offered
 /// once those that surely exist fill the scope ([`UberHeap::scope_full`]). A cap on the
-/// offered locations lost inputs within the scope: at scope 5 (twice the scope then), the
-/// red-black insert whose fix-up rotates below a root with a black right leaf read last
-/// had no location left for that leaf, and uber finished 29 of RedBlackTree#insert's 30 paths.
+/// offered locations would lose inputs within the scope: a path may offer (and rule out)
+/// many candidates before it reads the last object a valid input needs.
 fn candidate_cap(cx: &Ctx<'_>) -> Option<u32> {
     cx.config.precondition.is_none().then_some(cx.config.bounds.max_objects)
 }
@@ -121,8 +120,6 @@ impl Uber {
             numbers.push(u64::from(l.0) + 1);
             not_alias.push(g);
         }
-        // Aliasing a location requires it to exist: one constraint through the existence
-        // summary of the locations so far, not one per location.
         // Aliasing a location requires it to exist. With many candidates this is one
         // constraint through the existence summary; with few, the plain implications
         // (which Z3 solves faster).
@@ -218,8 +215,8 @@ impl UberHeap {
     /// location is offered, so that the solver rules out bigger inputs at once).
     ///
     /// The count is a sum just wide enough for the number of input locations, compared
-    /// unsigned (32-bit adders made Z3's proofs that no heap within the scope exists about
-    /// twice as slow); Z3 gets it as a cardinality constraint on the `exists` flags
+    /// unsigned (wider adders make Z3's proofs that no heap within the scope exists slower);
+    /// Z3 gets it as a cardinality constraint on the `exists` flags
     /// (`Z3Solver::cardinality`), which it does not bit-blast.
     pub(super) fn within_scope(&self, cx: &mut Ctx<'_>) -> Option<Term> {
         cx.config.precondition.as_ref()?;

@@ -1,4 +1,4 @@
-//! The uber-lazy fully symbolic heap (Person, Rungta, Mercer, Hillery; DESIGN.md §3).
+//! The uber-lazy fully symbolic heap (Person, Rungta, Mercer, Hillery).
 //!
 //! References are nodes `r` with a location set `L(r)` of (guard, location) pairs; locations
 //! carry fields `R(l, f)`. Every location has a number (null is 0) and every reference a
@@ -147,7 +147,7 @@ impl Loc {
 pub struct UberHeap {
     /// Reference nodes and locations are shared between the heaps of forked states (a fork
     /// copies pointers, not location sets) and copied on write, as are the lists and the maps
-    /// and sets below: most forked heaps (a P-search's sides) never change them (README).
+    /// and sets below: most forked heaps (a P-search's sides) never change them.
     pub refs: Rc<Vec<Rc<RefNode>>>,
     pub locs: Rc<Vec<Rc<Loc>>>,
     /// Input locations in creation order: the alias candidates of later initializations.
@@ -172,8 +172,7 @@ pub struct UberHeap {
     /// target, as lazy initialization does, instead of reading a value set. A precondition
     /// walks the whole input, and on the fully symbolic heap each of its steps compares
     /// every pointer it read with every location (a walk around a possible cycle is a
-    /// pigeonhole proof for Z3). With the P-search's deferred checks: uber with repOK at
-    /// scope 4, 33.5 -> 14.1 s in total.
+    /// pigeonhole proof for Z3).
     pub pointwise: bool,
     /// With a precondition, `--max-objects`: the most input locations that may exist.
     pub scope: Option<u32>,
@@ -185,9 +184,8 @@ pub struct UberHeap {
 pub const NULL: RefId = RefId(0);
 
 /// Width of pointer symbols (location numbers). 16 bits number 65,535 locations per trace,
-/// far more than a trace reaches within its bounds; Z3 bit-blasts pointer equalities and
-/// narrower pointers make uber's queries cheaper (BinarySearchTree#remove: solver time
-/// 145-173 ms at 32 bits, 74-98 ms at 16).
+/// far more than a trace reaches within its bounds; Z3 bit-blasts pointer equalities, and
+/// narrower pointers make uber's queries cheaper.
 pub(super) const PW: u32 = 16;
 
 /// The most locations a trace may number with [`PW`]-bit pointers (0 is null).

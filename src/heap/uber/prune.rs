@@ -196,8 +196,7 @@ impl UberHeap {
     /// location a reference test rules out does). Lazy initialization offers no new
     /// location on a full heap. Without this, a P-search walking a heap that fills the
     /// scope forks on each pointer's aliases of locations that cannot exist, and the
-    /// solver refutes every one (RedBlackTree#insert with repOK at scope 4: 1,060 of
-    /// 1,815 queries).
+    /// solver refutes every one.
     pub(super) fn scope_full(&mut self) -> bool {
         let Some(max) = self.scope else { return false };
         if self.inputs.len() <= max as usize {

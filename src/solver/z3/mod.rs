@@ -1,14 +1,14 @@
 //! The Z3 back end: translates our terms (once each) and solves incrementally with push/pop.
 //!
-//! This module (with `float.rs` and `watch.rs`) is the only one of the crate that imports `z3`. A
-//! `Z3Solver` uses the crate's thread-local context; [`isolated`] gives each exploration a context of its own, so that
-//! what one method asked Z3 cannot change the queries or models of the next, and watches
-//! the exploration's budget: when it runs out (deadline, stop request, memory) a watchdog
-//! thread interrupts the query in flight, which then answers `unknown`. The same watchdog
-//! enforces the per-query timeout of the solvers made inside [`isolated`]: Z3's own
-//! `timeout` parameter starts and joins a timer thread around every check, which cost
-//! uber's repOK runs a third of their solver time (README, "Where uber's time goes"). Z3's
-//! own Ctrl-C handler is off (`ctrl_c=false`): a SIGINT is the process's to handle.
+//! This module (with `float.rs` and `watch.rs`) is the only one of the crate that imports
+//! `z3`. A `Z3Solver` uses the crate's thread-local context; [`isolated`] gives each
+//! exploration a context of its own, so that what one method asked Z3 cannot change the
+//! queries or models of the next, and watches the exploration's budget: when it runs out
+//! (deadline, stop request, memory) a watchdog thread interrupts the query in flight, which
+//! then answers `unknown`. The same watchdog enforces the per-query timeout of the solvers
+//! made inside [`isolated`]: Z3's own `timeout` parameter starts and joins a timer thread
+//! around every check, a cost of its own on every query. Z3's own Ctrl-C handler is off
+//! (`ctrl_c=false`): a SIGINT is the process's to handle.
 
 #[cfg(test)]
 mod cache_tests;
@@ -36,13 +36,13 @@ const DROP_ONE_ROUNDS: usize = 24;
 /// An incremental Z3 solver over our terms.
 pub struct Z3Solver {
     /// Made when a query first reaches Z3 ([`Z3Solver::z3`]): making it creates the thread's
-    /// Z3 context, about 5 ms (page faults as Z3 allocates), which a run the model cache
-    /// answers alone never spends.
+    /// Z3 context, a fixed cost (Z3 allocates much) that a run the model cache answers alone
+    /// never spends.
     solver: Option<z3::Solver>,
     /// The constraints currently asserted.
     asserted: Vec<Term>,
     /// Where in `asserted` each push level starts: a level holds the constraints one query
-    /// added, not one constraint (measured: POSE's P-search checks got faster, README).
+    /// added, not one constraint, so a pop after a query removes one level.
     scopes: Vec<usize>,
     /// Translation cache, by term id.
     cache: HashMap<u32, Dynamic>,
@@ -82,11 +82,10 @@ pub struct Z3Solver {
 impl Z3Solver {
     /// A solver with a per-query timeout in milliseconds and a fixed random seed, so that
     /// runs are deterministic. `lift` lifts comparisons over if-then-else operands (see
-    /// [`Z3Solver::lifted`]): measured, it halves the solver time of the uber-lazy and POSE
-    /// heaps' queries (value sets are if-then-else terms) without a precondition, and cuts
-    /// uber's with repOK by a third now that its P-searches read pointwise; POSE's P-search
-    /// terms nest if-then-else references so deep that their lifted form takes longer to
-    /// build than Z3 takes to solve the plain one (README, "Where uber's time goes").
+    /// [`Z3Solver::lifted`]): the uber-lazy and POSE heaps' value sets are if-then-else
+    /// terms, and their lifted comparisons are atoms the queries of a path share. POSE's
+    /// P-search terms nest if-then-else references so deep that their lifted form takes
+    /// longer to build than Z3 takes to solve the plain one.
     pub fn new(timeout_ms: u32, lift: bool) -> Self {
         let watch = THREAD_WATCH.with(|d| d.borrow().clone()).map(|w| (u64::from(timeout_ms) * 1000, w));
         Z3Solver {
@@ -271,8 +270,8 @@ impl Z3Solver {
     /// Models value every symbol translated so far, not only those the model interprets.
     /// Only POSE under a precondition wants that: its P-searches on the same input view
     /// name their symbols alike, and a guide model that still values the symbols of an
-    /// earlier search's accepted path leads the next search down it (SinglyLinkedList
-    /// #contains with repOK at scope 4: 18-29 s, against the 60 s limit with lean models).
+    /// earlier search's accepted path leads the next search down it, where a lean model
+    /// leaves it to search from the start.
     pub fn valuing_every_symbol(mut self, every: bool) -> Self {
         self.every_symbol = every;
         self
@@ -284,7 +283,7 @@ impl Z3Solver {
     /// `None` when Z3 does not give one or cannot evaluate a symbol in it (an interrupt while
     /// evaluating, when the budget runs out: a partial model would rebuild an input off the
     /// trace's path). With a precondition a run translates thousands of symbols, and reading
-    /// each from every model took a tenth of uber's time.
+    /// each from every model would be a large share of the run.
     fn extract_model(&self) -> Option<Assignment> {
         let mut asg = Assignment::default();
         let model = self.solver.as_ref()?.get_model()?;
@@ -555,8 +554,8 @@ impl Solver for Z3Solver {
     /// wanted, and an unsatisfiable core drops its least wanted literal until a model comes
     /// out. Deterministic (fixed seed, fixed order) and at most one check per dropped
     /// constraint; if the path condition alone is what fails, the plain model is taken. When
-    /// Z3 gives up, `unknown`: a query of the plain path condition would take as long again
-    /// (`ops.Floats#mix`: 10 s each), and the model cache answers from its own models first.
+    /// Z3 gives up, `unknown`: a query of the plain path condition would take as long again,
+    /// and the model cache answers from its own models first.
     fn model_preferring(&mut self, pc: &[Term], prefer: &[Term]) -> SatResult {
         if prefer.is_empty() {
             return self.model(pc);
@@ -827,7 +826,7 @@ mod tests {
     }
 
     /// A solver that no query has reached leaves the thread without a Z3 context (making one
-    /// costs a run about 5 ms, and the model cache answers most runs alone); the first query
+    /// is a fixed cost, and the model cache answers most runs alone); the first query
     /// that reaches Z3 makes it and hands it to the watchdog.
     #[test]
     fn the_z3_context_is_made_by_the_first_query_that_reaches_z3() {
@@ -850,7 +849,7 @@ mod tests {
         let budget = Budget::new(600, 4096, crate::budget::Stop::new());
         isolated(&budget, || {
             let mut p = TermPool::new();
-            // Seventeen pairwise distinct 4-bit values: a pigeonhole proof, far beyond 50 ms.
+            // Seventeen pairwise distinct 4-bit values: a pigeonhole proof, far beyond the timeout.
             let xs: Vec<Term> = (0..17).map(|i| p.var(&format!("x{i}"), Sort::Bv(4))).collect();
             let mut hard = Vec::new();
             for (i, a) in xs.iter().enumerate() {

@@ -51,9 +51,8 @@ pub(super) struct Watch {
     /// assertion and a check give `sat` on an unsatisfiable stack; a new solver in the
     /// context does the same; a check of an empty solver consumes the interrupt). A solver
     /// that sees this count move clears it and builds its stack again
-    /// (`Z3Solver::recover`). Most likely why an emitted TreeMap#get test once predicted
-    /// ClassCastException on the input of its NullPointerException sibling, the last two
-    /// traces before `--time-limit` ran out (that run could not be made to happen again).
+    /// (`Z3Solver::recover`): without that, a trace that ends as the time limit falls could
+    /// get an input that breaks its path condition.
     pub(super) interrupts: AtomicU64,
     /// The watched thread's Z3 context, once a solver there has made it (null before: a run
     /// the model cache answers alone never makes one, see `Z3Solver::z3`). Nothing runs in
