@@ -162,9 +162,39 @@ impl Budget {
         (mb > self.max_memory_mb as f64).then(|| self.interrupt.trip(Halt::Memory(self.max_memory_mb), self))
     }
 
+    /// A budget that never runs out by itself (a stop request still ends it).
+    pub fn unlimited(stop: Stop) -> Self {
+        Budget::lasting(Duration::from_secs(1 << 30), u64::MAX, stop)
+    }
+
     /// Milliseconds left before the deadline.
     pub fn remaining_ms(&self) -> u64 {
         self.deadline.saturating_duration_since(Instant::now()).as_millis() as u64
+    }
+}
+
+/// How a loop outside an exploration (loading the class path, emitting tests) checks a
+/// budget: the stop request and the deadline at every turn, memory at every
+/// [`Pacer::MEMORY_EVERY`]th, starting with the first.
+#[derive(Debug)]
+pub struct Pacer<'a> {
+    budget: &'a Budget,
+    turns: u32,
+}
+
+impl<'a> Pacer<'a> {
+    /// Turns between two reads of the process's memory (a read costs a file read).
+    pub const MEMORY_EVERY: u32 = 256;
+
+    pub fn new(budget: &'a Budget) -> Self {
+        Pacer { budget, turns: 0 }
+    }
+
+    /// The halt the budget calls for now, if any.
+    pub fn check(&mut self) -> Option<Halt> {
+        let due = self.turns.is_multiple_of(Self::MEMORY_EVERY);
+        self.turns = self.turns.wrapping_add(1);
+        self.budget.halt().or_else(|| if due { self.budget.memory() } else { None })
     }
 }
 

@@ -89,9 +89,16 @@ pub enum Error {
     /// An output directory or file that cannot be written.
     #[error("cannot write {path}: {msg}")]
     Output { path: PathBuf, msg: String },
+    /// An output a flag names that cannot be written (checked before any work).
+    #[error("{flag} {path}: {msg}")]
+    OutputFlag { flag: &'static str, path: PathBuf, msg: String },
     /// A command-line value that is malformed (method spec, strategy list, ...).
     #[error("{0}")]
     Usage(String),
+    /// A limit (time, memory) or a stop request ended the run outside an exploration, whose
+    /// own halts are reported with its traces; not a fault, and the CLI exits as for a halt.
+    #[error("stopped early while {phase}: {}", .halt.reason())]
+    Halted { halt: crate::budget::Halt, phase: &'static str },
 }
 
 fn context_suffix(c: &Option<String>) -> String {
@@ -108,8 +115,12 @@ impl Error {
         Error::Io { path: path.into(), msg: source.to_string() }
     }
 
-    /// The process exit code for this error: 2 for everything a user can cause.
+    /// The process exit code for this error: 2 for everything a user can cause; a halt is
+    /// not a failure (0, or the signal's status, which the CLI sets).
     pub fn exit_code(&self) -> i32 {
-        2
+        match self {
+            Error::Halted { .. } => 0,
+            _ => 2,
+        }
     }
 }

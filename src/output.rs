@@ -51,6 +51,32 @@ pub fn check_writable(dir: &Path) -> Result<()> {
     probe.close().map_err(|e| out_err(dir, e))
 }
 
+/// [`check_writable`] for the directory flag `flag` names: the error names the flag.
+pub fn check_dir_flag(flag: &'static str, dir: &Path) -> Result<()> {
+    check_writable(dir).map_err(|e| flag_err(flag, dir, e))
+}
+
+/// Proves that the file flag `flag` names can be written, creating nothing: it is not a
+/// directory, and its directory is writable (see [`check_writable`]). The error names the flag.
+pub fn check_file_flag(flag: &'static str, file: &Path) -> Result<()> {
+    if file.is_dir() {
+        return Err(Error::OutputFlag { flag, path: file.to_path_buf(), msg: "is a directory, not a file".into() });
+    }
+    if file.as_os_str().is_empty() || file.to_string_lossy().ends_with('/') {
+        return Err(Error::OutputFlag { flag, path: file.to_path_buf(), msg: "names no file".into() });
+    }
+    let dir = file.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
+    check_writable(dir).map_err(|e| flag_err(flag, file, e))
+}
+
+fn flag_err(flag: &'static str, path: &Path, e: Error) -> Error {
+    let msg = match e {
+        Error::Output { msg, .. } => msg,
+        other => other.to_string(),
+    };
+    Error::OutputFlag { flag, path: path.to_path_buf(), msg }
+}
+
 /// Writes `contents` to `path` atomically. An existing file is replaced only with `force`.
 pub fn write_atomic(path: &Path, contents: &str, force: bool) -> Result<Written> {
     let existed = match std::fs::read(path) {

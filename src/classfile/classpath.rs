@@ -4,6 +4,7 @@ use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::rc::Rc;
 
+use crate::budget::{Budget, Pacer};
 use crate::{Error, Result};
 
 /// The largest class file read from a jar (the JVM's own limits keep real ones far smaller).
@@ -22,13 +23,20 @@ pub struct ClassSource {
 pub struct ClassPath {
     entries: Vec<PathBuf>,
     sources: Vec<ClassSource>,
+    /// Checked while the files are read (a stop request, a deadline).
+    budget: Option<Budget>,
 }
 
 impl ClassPath {
     /// Reads a `:`-separated class path. Every entry must exist; jars must be readable zips;
     /// a directory is searched recursively for `.class` files (in sorted order).
     pub fn open(spec: &str) -> Result<ClassPath> {
-        let mut cp = ClassPath::default();
+        ClassPath::open_within(spec, None)
+    }
+
+    /// [`ClassPath::open`], ending with [`Error::Halted`] as soon as `budget` is spent.
+    pub fn open_within(spec: &str, budget: Option<&Budget>) -> Result<ClassPath> {
+        let mut cp = ClassPath { budget: budget.cloned(), ..ClassPath::default() };
         for part in spec.split(':').filter(|p| !p.is_empty()) {
             cp.add(Path::new(part))?;
         }
@@ -46,7 +54,10 @@ impl ClassPath {
             let mut files = Vec::new();
             collect_class_files(path, &mut files)?;
             files.sort();
+            let budget = self.budget.clone();
+            let mut pacer = budget.as_ref().map(Pacer::new);
             for f in files {
+                halt_check(&mut pacer)?;
                 let bytes = std::fs::read(&f).map_err(|e| Error::io(&f, e))?;
                 self.sources.push(ClassSource { origin: f.display().to_string(), bytes: bytes.into() });
             }
@@ -87,7 +98,10 @@ impl ClassPath {
             }
         }
         names.sort();
+        let budget = self.budget.clone();
+        let mut pacer = budget.as_ref().map(Pacer::new);
         for (name, i) in names {
+            halt_check(&mut pacer)?;
             let mut entry = zip.by_index(i).map_err(|e| corrupt(format!("{name}: {e}")))?;
             let mut bytes = Vec::with_capacity(usize::try_from(entry.size()).unwrap_or(0).min(1 << 24));
             // A class file is at most a few MiB; a larger entry is a zip bomb or corruption.
@@ -111,6 +125,14 @@ impl ClassPath {
     /// The entries as given.
     pub fn entries(&self) -> &[PathBuf] {
         &self.entries
+    }
+}
+
+/// [`Error::Halted`] when the pacer's budget is spent.
+pub(super) fn halt_check(pacer: &mut Option<Pacer<'_>>) -> Result<()> {
+    match pacer.as_mut().and_then(Pacer::check) {
+        Some(halt) => Err(Error::Halted { halt, phase: "loading the class path" }),
+        None => Ok(()),
     }
 }
 

@@ -4,7 +4,7 @@
 //! fields and methods come from here when the JDK is not on the class path. Only the classes
 //! asked for are read; the classes the models of [`crate::models`] describe stay phantoms.
 
-use std::io::{Cursor, Read};
+use std::io::{Read, Seek, SeekFrom};
 use std::path::{Path, PathBuf};
 
 use super::classpath::ClassSource;
@@ -13,10 +13,34 @@ use crate::{Error, Result};
 /// A jmod file is a zip after a 4-byte header (`JM`, major 1, minor 0).
 const JMOD_MAGIC: &[u8] = b"JM\x01\x00";
 
-/// The `java.base` module of an installed JDK.
+/// The `java.base` module of an installed JDK, read entry by entry from the file (the
+/// whole module is tens of MiB; a run reads a few of its classes).
 pub struct JdkImage {
     path: PathBuf,
-    zip: zip::ZipArchive<Cursor<Vec<u8>>>,
+    zip: zip::ZipArchive<Shifted>,
+}
+
+/// A file seen from an offset on: the zip inside a jmod, after its header.
+struct Shifted {
+    file: std::fs::File,
+    offset: u64,
+}
+
+impl Read for Shifted {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        self.file.read(buf)
+    }
+}
+
+impl Seek for Shifted {
+    fn seek(&mut self, pos: SeekFrom) -> std::io::Result<u64> {
+        let to = match pos {
+            SeekFrom::Start(n) => self.file.seek(SeekFrom::Start(n.saturating_add(self.offset)))?,
+            other => self.file.seek(other)?,
+        };
+        to.checked_sub(self.offset)
+            .ok_or_else(|| std::io::Error::new(std::io::ErrorKind::InvalidInput, "seek before the zip's start"))
+    }
 }
 
 impl std::fmt::Debug for JdkImage {
@@ -31,12 +55,13 @@ impl JdkImage {
     pub fn open(home: &Path) -> Result<JdkImage> {
         let path = crate::config::jdk_jmod(home);
         let corrupt = |msg: String| Error::CorruptJar { path: path.clone(), msg };
-        let mut bytes = std::fs::read(&path).map_err(|e| Error::io(&path, e))?;
-        if !bytes.starts_with(JMOD_MAGIC) {
+        let mut file = std::fs::File::open(&path).map_err(|e| Error::io(&path, e))?;
+        let mut magic = [0u8; 4];
+        if file.read_exact(&mut magic).is_err() || magic != JMOD_MAGIC {
             return Err(corrupt("not a jmod file (no JM header)".into()));
         }
-        bytes.drain(..JMOD_MAGIC.len());
-        let zip = zip::ZipArchive::new(Cursor::new(bytes)).map_err(|e| corrupt(e.to_string()))?;
+        let shifted = Shifted { file, offset: JMOD_MAGIC.len() as u64 };
+        let zip = zip::ZipArchive::new(shifted).map_err(|e| corrupt(e.to_string()))?;
         Ok(JdkImage { path, zip })
     }
 

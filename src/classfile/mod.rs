@@ -201,8 +201,15 @@ impl ClassTable {
     /// Then the Java models of JDK methods ([`crate::models::JAVA_MODELS`]), which are not
     /// on the class path (never listed, never a target).
     pub fn load(cp: &ClassPath) -> crate::Result<Self> {
+        ClassTable::load_within(cp, None)
+    }
+
+    /// [`ClassTable::load`], ending with [`crate::Error::Halted`] as soon as `budget` is spent.
+    pub fn load_within(cp: &ClassPath, budget: Option<&crate::budget::Budget>) -> crate::Result<Self> {
         let mut t = ClassTable::new();
+        let mut pacer = budget.map(crate::budget::Pacer::new);
         for src in cp.sources() {
+            classpath::halt_check(&mut pacer)?;
             parse::add_class(&mut t, src)?;
         }
         let mut models = ClassPath::default();
@@ -232,17 +239,29 @@ impl ClassTable {
     /// loaded class that the class path lacks and the models do not describe, transitively:
     /// a library class then inherits its JDK superclass's fields and methods.
     pub fn load_with_jdk(cp: &ClassPath, jdk_home: Option<&std::path::Path>) -> crate::Result<Self> {
-        let mut t = ClassTable::load(cp)?;
+        ClassTable::load_with_jdk_within(cp, jdk_home, None)
+    }
+
+    /// [`ClassTable::load_with_jdk`], ending with [`crate::Error::Halted`] as soon as `budget`
+    /// is spent.
+    pub fn load_with_jdk_within(
+        cp: &ClassPath,
+        jdk_home: Option<&std::path::Path>,
+        budget: Option<&crate::budget::Budget>,
+    ) -> crate::Result<Self> {
+        let mut t = ClassTable::load_within(cp, budget)?;
         if let Some(home) = jdk_home {
-            t.load_jdk_supers(home)?;
+            t.load_jdk_supers(home, budget)?;
         }
         Ok(t)
     }
 
-    fn load_jdk_supers(&mut self, home: &std::path::Path) -> crate::Result<()> {
+    fn load_jdk_supers(&mut self, home: &std::path::Path, budget: Option<&crate::budget::Budget>) -> crate::Result<()> {
         let mut image: Option<jmod::JdkImage> = None;
+        let mut pacer = budget.map(crate::budget::Pacer::new);
         let mut work: Vec<ClassId> = self.classes.iter().filter(|c| c.loaded).map(|c| c.id).collect();
         while let Some(c) = work.pop() {
+            classpath::halt_check(&mut pacer)?;
             let cls = self.class(c);
             let ups: Vec<ClassId> = cls.super_class.into_iter().chain(cls.interfaces.iter().copied()).collect();
             for u in ups {

@@ -3,7 +3,7 @@
 use clap::Args;
 
 use super::options::{AnalysisArgs, progress_enabled, strategies};
-use crate::budget::Stop;
+use crate::budget::{Budget, Stop};
 use crate::report::table;
 use crate::session::{ExploreOptions, Session};
 use crate::{Error, Result};
@@ -38,8 +38,8 @@ pub fn run(args: &CompareArgs, stop: &Stop) -> Result<()> {
     }
     args.analysis.check_jdk()?;
     let base = args.analysis.config(strategies[0], args.check_models);
-    let mut session = Session::open(&args.cp, base)?;
-    session.set_stop(stop.clone());
+    // Each method and strategy has its own --time-limit; the stop switch holds while loading.
+    let mut session = Session::open_within(&args.cp, base, Budget::unlimited(stop.clone()))?;
     let ms = session.methods(&args.methods)?;
     if progress_enabled() {
         session.on_progress(|p| eprintln!("[{}/{}] {} {}", p.index, p.total, p.method, p.strategy));

@@ -5,9 +5,10 @@ use std::path::{Path, PathBuf};
 
 use clap::Args;
 
+use super::Done;
 use super::options::{AnalysisArgs, progress_enabled, strategies};
 use crate::budget::Stop;
-use crate::output::{Written, check_writable, write_atomic};
+use crate::output::{Written, check_dir_flag, check_file_flag, write_atomic};
 use crate::report::json;
 use crate::report::text::id_ranges;
 use crate::session::{
@@ -55,19 +56,20 @@ pub struct GenArgs {
 /// Explores each method, writes its test class and prints a summary. Every flag is checked
 /// before any work, and nothing is written (not even the output directory) before the
 /// first test class is ready.
-pub fn run(args: &GenArgs, stop: &Stop) -> Result<()> {
+pub fn run(args: &GenArgs, stop: &Stop) -> Result<Done> {
+    // --time-limit bounds the whole process, loading included.
+    let process = args.analysis.process_budget(stop);
     let strategy = match strategies(&args.strategy)?.as_slice() {
         [s] => *s,
         _ => return Err(Error::Usage("--strategy takes exactly one of lazy, lazier, uber, pose".into())),
     };
-    // An unwritable output directory is reported before any work starts.
-    check_writable(&args.out)?;
+    // An unwritable output is reported before any work starts.
+    check_dir_flag("--out", &args.out)?;
     if let Some(stats) = &args.stats {
-        check_writable(stats.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new(".")))?;
+        check_file_flag("--stats", stats)?;
     }
     args.analysis.check_jdk()?;
-    let mut session = Session::open(&args.cp, args.analysis.config(strategy, false))?;
-    session.set_stop(stop.clone());
+    let mut session = Session::open_within(&args.cp, args.analysis.config(strategy, false), process)?;
     let targets = session.targets(&args.methods)?;
     session.check_flags(&targets.methods, args.validity.as_deref())?;
     if targets.methods.is_empty() {
@@ -171,12 +173,15 @@ pub fn run(args: &GenArgs, stop: &Stop) -> Result<()> {
     }
     if session.stopped() {
         println!("interrupted after {done} of {} methods", targets.methods.len());
+    } else if let Some(h) = session.halted().filter(|_| done < targets.methods.len()) {
+        println!("stopped early: {} after {done} of {} methods", h.reason(), targets.methods.len());
     }
     if out.kept > 0 {
         println!("{} existing files differ and were kept; use --force to overwrite them", out.kept);
     }
     match failed.len() {
-        0 => Ok(()),
+        0 if out.kept > 0 => Ok(Done::KeptFiles(out.kept)),
+        0 => Ok(Done::Complete),
         1 => Err(failed.remove(0)),
         n => Err(Error::Usage(format!("{n} methods could not be explored (see above)"))),
     }

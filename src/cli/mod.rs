@@ -20,6 +20,19 @@ use clap::{Parser, Subcommand};
 use crate::budget::Stop;
 use crate::{Error, Result};
 
+/// The exit status of a run that did its work but kept existing files that differ from what
+/// it would have written (no `--force`): a Makefile can tell that nothing was regenerated.
+pub const EXIT_KEPT: i32 = 3;
+
+/// How a command that did not fail ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Done {
+    /// Everything was written (or a limit halted the run, which its summary says).
+    Complete,
+    /// This many existing files differ from what the run made and were kept.
+    KeptFiles(usize),
+}
+
 const EXAMPLES: &str = "\
 Examples:
   uberlazy classes --cp testdata/samples.jar
@@ -80,11 +93,19 @@ where
     let signals = signals::Signals::install();
     let r = dispatch(&cli.cmd, &signals.stop);
     if let Some(code) = signals.exit_code() {
+        if let Err(e @ Error::Halted { .. }) = &r {
+            eprintln!("{e}");
+        }
         eprintln!("interrupted: stopped early (the summary above says what was done)");
         return code;
     }
     match r {
-        Ok(()) => 0,
+        Ok(Done::Complete) => 0,
+        Ok(Done::KeptFiles(_)) => EXIT_KEPT,
+        Err(e @ Error::Halted { .. }) => {
+            eprintln!("{e}");
+            e.exit_code()
+        }
         Err(e) => {
             eprintln!("error: {e}");
             e.exit_code()
@@ -93,12 +114,12 @@ where
 }
 
 /// Runs one parsed subcommand; `stop` turns on when a signal asks the run to stop.
-pub fn dispatch(cmd: &Cmd, stop: &Stop) -> Result<()> {
+pub fn dispatch(cmd: &Cmd, stop: &Stop) -> Result<Done> {
     match cmd {
-        Cmd::Classes(a) => classes::run(a),
-        Cmd::Ir(a) => ir::run(a),
+        Cmd::Classes(a) => classes::run(a).map(|()| Done::Complete),
+        Cmd::Ir(a) => ir::run(a).map(|()| Done::Complete),
         Cmd::Run(a) => run::run(a, stop),
-        Cmd::Compare(a) => compare::run(a, stop),
+        Cmd::Compare(a) => compare::run(a, stop).map(|()| Done::Complete),
         Cmd::Gen(a) => generate::run(a, stop),
     }
 }

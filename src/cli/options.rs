@@ -121,6 +121,13 @@ impl AnalysisArgs {
     }
 
     /// A `--jdk` that is given must hold `jmods/java.base.jmod`.
+    /// The budget of a whole `run` or `gen` process: `--time-limit` from now, the memory
+    /// limit, and the stop switch the signals turn on.
+    pub fn process_budget(&self, stop: &crate::budget::Stop) -> crate::budget::Budget {
+        let memory = self.max_memory.unwrap_or_else(crate::budget::default_max_memory_mb);
+        crate::budget::Budget::new(self.time_limit, memory, stop.clone())
+    }
+
     pub fn check_jdk(&self) -> Result<()> {
         match &self.jdk {
             Some(home) if !config::jdk_jmod(home).is_file() => Err(Error::Usage(format!(

@@ -6,10 +6,12 @@ use clap::Args;
 
 use std::io::Write;
 
+use super::Done;
 use super::options::{AnalysisArgs, progress_enabled, strategies};
 use super::stdout_error;
-use crate::budget::Stop;
-use crate::output::{Written, check_writable, write_atomic};
+use crate::budget::{Halt, Stop};
+use crate::config::Strategy;
+use crate::output::{Written, check_dir_flag, write_atomic};
 use crate::report::json::RunJson;
 use crate::report::text;
 use crate::session::{ClassTable, ExploreOptions, RunInfo, Session, Trace};
@@ -44,19 +46,23 @@ pub struct RunArgs {
 
 /// Runs the command: the report goes to stdout as the traces end (a run of many traces is
 /// never held in memory), the counts last.
-pub fn run(args: &RunArgs, stop: &Stop) -> Result<()> {
+pub fn run(args: &RunArgs, stop: &Stop) -> Result<Done> {
+    // --time-limit bounds the whole process, loading included.
+    let process = args.analysis.process_budget(stop);
     let strategy = match strategies(&args.strategy)?.as_slice() {
         [s] => *s,
         _ => return Err(Error::Usage("--strategy takes exactly one of lazy, lazier, uber, pose".into())),
     };
     args.analysis.check_jdk()?;
-    let config = args.analysis.config(strategy, args.check_models);
-    let mut session = Session::open(&args.cp, config)?;
-    session.set_stop(stop.clone());
-    let ms = session.methods(std::slice::from_ref(&args.method))?;
     if let Some(d) = &args.dot {
-        check_writable(d)?;
+        check_dir_flag("--dot", d)?;
     }
+    let config = args.analysis.config(strategy, args.check_models);
+    let mut session = match Session::open_within(&args.cp, config, process) {
+        Err(Error::Halted { halt, phase }) => return halted_before_exploring(args, strategy, halt, phase),
+        other => other?,
+    };
+    let ms = session.methods(std::slice::from_ref(&args.method))?;
     if progress_enabled() {
         eprintln!("exploring {} with {strategy} ...", args.method);
     }
@@ -91,8 +97,28 @@ pub fn run(args: &RunArgs, stop: &Stop) -> Result<()> {
             listing.kept,
             dir.display()
         );
+        return Ok(Done::KeptFiles(listing.kept));
     }
-    Ok(())
+    Ok(Done::Complete)
+}
+
+/// The report of a run whose budget was spent before its exploration started (while the
+/// class path loaded): no trace, and why.
+fn halted_before_exploring(args: &RunArgs, strategy: Strategy, halt: Halt, phase: &str) -> Result<Done> {
+    let text = if args.json {
+        let doc = serde_json::json!({
+            "method": args.method,
+            "strategy": strategy.to_string(),
+            "traces": 0,
+            "halted": halt.reason(),
+            "halted_while": phase,
+        });
+        serde_json::to_string_pretty(&doc).map_err(|e| Error::Usage(e.to_string()))? + "\n"
+    } else {
+        format!("traces 0\nstopped early while {phase}: {}\n", halt.reason())
+    };
+    print!("{text}");
+    Ok(Done::Complete)
 }
 
 /// Where `run` writes as the traces come: stdout (text or JSON) and the `--dot` directory.

@@ -25,6 +25,8 @@ pub(super) struct Target<'a> {
     pub validity: Option<&'a str>,
     /// The driver whose traces these are (`--inputs api`), or some of them (`auto`).
     pub driver: Option<&'a crate::lower::driver::Driver>,
+    /// Once on, the traces left get no test (a stop request while emitting).
+    pub stop: Option<&'a crate::budget::Stop>,
 }
 
 /// `pkg.Owner.field` as the runtime helper names fields.
@@ -321,12 +323,24 @@ fn is_constant(table: &ClassTable, f: FieldId) -> bool {
 }
 
 /// The source of one test class.
+/// How long the emission of a test class goes on after a stop request.
+const STOP_GRACE: std::time::Duration = std::time::Duration::from_millis(300);
+
 pub(super) fn class_source(target: &Target<'_>, r: &RunResult, class_name: &str) -> MethodTests {
     let package = target.package();
     let mut tests = Vec::new();
     let mut skipped = Vec::new();
     let mut records = Vec::new();
+    // A stop request lets the traces that ended get their tests, for a moment: the class in
+    // progress is written whole, and the process still ends promptly.
+    let mut stopped: Option<std::time::Instant> = None;
     for t in &r.traces {
+        if target.stop.is_some_and(|s| s.requested())
+            && stopped.get_or_insert_with(std::time::Instant::now).elapsed() > STOP_GRACE
+        {
+            skipped.push((t.id, "interrupted before its test was written".to_string()));
+            continue;
+        }
         let name = test_name(t);
         let mut record = serde_json::json!({
             "trace": t.id,

@@ -74,6 +74,8 @@ pub struct Options<'a> {
     /// The call-sequence driver the traces come from (`--inputs api`; with `auto`, those
     /// with a prefix): tests build their inputs by its calls.
     pub driver: Option<&'a crate::lower::driver::Driver>,
+    /// Once on, the traces left get no test (the class holds the tests written so far).
+    pub stop: Option<&'a crate::budget::Stop>,
 }
 
 /// Whether an object of the concrete heap is a lambda's (its class has no name a test can
@@ -96,6 +98,7 @@ pub fn emit(table: &ClassTable, r: &RunResult, options: &Options<'_>) -> MethodT
         precondition: options.precondition,
         validity: options.validity,
         driver: options.driver,
+        stop: options.stop,
     };
     let name = emit::test_class_name(table, r.method_id);
     emit::class_source(&target, r, &name)

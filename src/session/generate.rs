@@ -136,16 +136,17 @@ impl Session {
         mut sink: impl FnMut(&str, Result<GeneratedTests>) -> Result<()>,
     ) -> Result<()> {
         let start = std::time::Instant::now();
-        self.prepare(methods, true)?;
         let total = std::time::Duration::from_secs(self.config.bounds.time_limit_s);
+        let deadline = start.checked_add(total).map_or(self.process.deadline, |d| d.min(self.process.deadline));
+        self.prepare(methods, true)?;
         for (i, m) in methods.iter().enumerate() {
-            if self.stopped() {
+            if self.halted().is_some() {
                 break;
             }
             self.report_progress(i + 1, methods.len(), *m, strategy);
             let name = self.method_name(*m);
-            let left = (methods.len() - i) as u64;
-            let share = (total.saturating_sub(start.elapsed()) / left as u32).max(MIN_SHARE);
+            let left = (methods.len() - i) as u32;
+            let share = (deadline.saturating_duration_since(std::time::Instant::now()) / left).max(MIN_SHARE);
             let tests = self.tests_of(*m, strategy, options, share.mul_f64(EXPLORE_SHARE).max(MIN_SHARE));
             sink(&name, tests)?;
         }
@@ -198,6 +199,7 @@ impl Session {
             precondition: self.config.precondition.as_deref(),
             validity: options.validity.as_deref(),
             driver,
+            stop: Some(&self.stop),
         };
         let t = junit::emit(&self.program.table, &e.result, &jopts);
         let table = &self.program.table;

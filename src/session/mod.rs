@@ -62,20 +62,31 @@ pub struct Session {
     driver_errors: std::collections::BTreeMap<MethodId, crate::Error>,
     progress: Option<Box<dyn FnMut(&Progress)>>,
     stop: Stop,
+    /// The budget of the whole session (`run` and `gen`: `--time-limit` from the start of the
+    /// process): loading checks it, and no exploration's budget outlasts its deadline.
+    process: Budget,
 }
 
 impl Session {
     /// Opens a `:`-separated class path (jars, class directories, `.class` files) and loads
     /// every class on it.
     pub fn open(cp: &str, config: Config) -> Result<Session> {
-        let path = ClassPath::open(cp)?;
-        let table = ClassTable::load_with_jdk(&path, config.jdk.as_deref())?;
+        Session::open_within(cp, config, Budget::unlimited(Stop::new()))
+    }
+
+    /// [`Session::open`] within `process`, the budget of the whole session: its stop switch
+    /// is the session's, loading ends with [`crate::Error::Halted`] once it is spent, and
+    /// every exploration ends by its deadline at the latest.
+    pub fn open_within(cp: &str, config: Config, process: Budget) -> Result<Session> {
+        let path = ClassPath::open_within(cp, Some(&process))?;
+        let table = ClassTable::load_with_jdk_within(&path, config.jdk.as_deref(), Some(&process))?;
         Ok(Session {
             program: Program::new(table),
             config,
             driver_errors: Default::default(),
             progress: None,
-            stop: Stop::new(),
+            stop: process.stop.clone(),
+            process,
         })
     }
 
@@ -83,12 +94,24 @@ impl Session {
     /// run in progress ends at once, its pending states reported as cut (`interrupted`),
     /// and no further run starts.
     pub fn set_stop(&mut self, stop: Stop) {
+        self.process.stop = stop.clone();
         self.stop = stop;
+    }
+
+    /// The budget of the whole session (see [`Session::open_within`]).
+    pub fn process_budget(&self) -> &Budget {
+        &self.process
     }
 
     /// Whether a stop was requested.
     pub fn stopped(&self) -> bool {
         self.stop.requested()
+    }
+
+    /// Why the session's own budget is spent, if it is: a stop request, or the deadline of
+    /// the whole session (no further exploration starts then).
+    pub fn halted(&self) -> Option<crate::budget::Halt> {
+        self.process.halt()
     }
 
     /// Calls `f` before each exploration of a long run (`explore`, `generate`).
@@ -146,7 +169,7 @@ impl Session {
         let mut index = 0;
         for m in methods {
             for s in strategies {
-                if self.stopped() {
+                if self.halted().is_some() {
                     return Ok(());
                 }
                 index += 1;
@@ -211,7 +234,15 @@ impl Session {
             let strings = table.fixes_string_argument(owner);
             config.object_inputs = if strings { ObjectInputs::String } else { ObjectInputs::Integer };
         }
-        let budget = Budget::lasting(limit, config.bounds.max_memory_mb, self.stop.clone());
+        let process = &self.process;
+        let time_limit_s = limit.as_millis().div_ceil(1000) as u64;
+        let budget = Budget::until(
+            Some(process.deadline),
+            limit,
+            time_limit_s.min(process.time_limit_s),
+            config.bounds.max_memory_mb,
+            self.stop.clone(),
+        );
         config.bounds.time_limit_s = budget.time_limit_s;
         let options = ExploreOptions { budget: Some(budget.clone()), ..options.clone() };
         let entry = match &config.inputs {
