@@ -165,15 +165,15 @@ def run_one(args, cls, method, strategy):
         except (OSError, IndexError, ValueError):
             pass
         stderr = open(err, encoding="utf-8", errors="replace").read()
-        summary, reasons, unnamed = parse_json(out) if rc == 0 else (None, Counter(), 0)
+        summary, reasons, unnamed = parse_json(out) if rc in (0, 124, 137) else (None, Counter(), 0)
     row = {"class": cls, "method": method, "strategy": strategy, "exit": rc, "wall_s": f"{wall:.2f}",
            "peak_mb": f"{peak_kb / 1024:.1f}", "over_limit": int(wall > limit + 1), "traces": "", "cut": "",
            "time_ms": "", "halted": "", "cut_reasons": "", "message": "", "check": ""}
+    s = summary or {}
+    row.update(traces=s.get("traces", ""), cut=s.get("cut", ""), time_ms=s.get("time_ms", ""),
+               halted=s.get("halted") or "", status="halted" if s.get("halted") else "ok",
+               cut_reasons=" | ".join(f"{r} x{n}" for r, n in reasons.most_common()), reasons=reasons)
     if rc == 0:
-        s = summary or {}
-        row.update(traces=s.get("traces", ""), cut=s.get("cut", ""), time_ms=s.get("time_ms", ""),
-                   halted=s.get("halted") or "", status="halted" if s.get("halted") else "ok",
-                   cut_reasons=" | ".join(f"{r} x{n}" for r, n in reasons.most_common()), reasons=reasons)
         if summary is None:
             row["check"] = "no JSON summary"
         elif "halted" in s and s["halted"] is not None and not str(s["halted"]).strip():
@@ -186,7 +186,8 @@ def run_one(args, cls, method, strategy):
         row["message"] = first_message(stderr)[:400]
         row["status"] = classify(rc, stderr, row["message"], wall, limit)
         if row["status"] == "killed":
-            row["message"] = "; ".join(filter(None, [f"the outer timeout ({limit + 10} s) fired", row["message"]]))
+            how = "it stopped on TERM" if rc == 124 else "KILL 5 s after TERM"
+            row["message"] = "; ".join(filter(None, [f"the outer timeout ({limit + 10} s) fired, {how}", row["message"]]))
         elif not row["message"]:
             row["message"] = f"no stderr; exit {rc}" + (f" (signal {rc - 128})" if rc > 128 else "")
     if row["over_limit"] and not row["check"]:
@@ -248,6 +249,10 @@ def summarize(rows, args, classes, argv):
                   f"{max((float(r['wall_s']) for r in rs), default=0):.2f} | "
                   f"{max((float(r['peak_mb']) for r in rs), default=0):.1f} |")
     md += ["", f"## Runs over {L + 1} s ({len(over)})", ""]
+    outside = [r for r in rows if r["time_ms"] != "" and float(r["wall_s"]) - int(r["time_ms"]) / 1000 > 1]
+    if outside:
+        md += [f"{len(outside)} runs spent more than 1 s outside the exploration (wall time minus the JSON's "
+               f"`time_ms`), {sum(r['over_limit'] for r in outside)} of them over the limit.", ""]
     md += [f"- {r['wall_s']} s {name(r)}: {r['status']}" + (f", halted {r['halted']}" if r["halted"] else "")
            + (f", explored {r['time_ms']} ms" if r.get("time_ms") != "" else "") for r in over] or ["none"]
     md += ["", f"## Panics, crashes, engine errors, kills ({len(bad)})", ""]
