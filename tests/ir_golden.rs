@@ -50,10 +50,10 @@ fn golden_ir_of_every_subject() {
 
 /// The printed IR of one method.
 fn ir_of(jar: &str, class: &str, method: &str) -> String {
-    let mut t = table(jar);
+    let t = table(jar);
     let c = t.lookup(class).unwrap();
     let m = t.class(c).methods.iter().copied().find(|m| t.method(*m).name == method).unwrap();
-    let body = uberlazy::lower::lower_method(&mut t, m).unwrap();
+    let body = uberlazy::lower::lower_method(&t, m).unwrap();
     print_body(&t, &body)
 }
 
@@ -117,13 +117,13 @@ fn every_instruction_family_has_a_subject() {
 /// `multianewarray` is a clear error naming method, offset and opcode.
 #[test]
 fn unsupported_instructions_are_named() {
-    let mut t = table("unsupported");
+    let t = table("unsupported");
     let c = t.lookup("unsupported.Unsupported").unwrap();
     let methods = t.class(c).methods.clone();
     let mut seen = Vec::new();
     for m in methods {
         let name = t.method(m).name.clone();
-        match uberlazy::lower::lower_method(&mut t, m) {
+        match uberlazy::lower::lower_method(&t, m) {
             Ok(_) => assert!(["<init>", "plain"].contains(&name.as_str()), "{name} lowered"),
             Err(e) => {
                 let msg = e.to_string();

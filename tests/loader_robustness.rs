@@ -88,7 +88,7 @@ fn load_case(origin: &str, bytes: &[u8]) -> bool {
         if !t.method(m).has_code {
             continue;
         }
-        match lower_method(&mut t, m) {
+        match lower_method(&t, m) {
             Ok(body) => {
                 assert_eq!(body.method, m);
                 let _ = print_body(&t, &body);

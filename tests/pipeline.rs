@@ -206,3 +206,14 @@ fn gen_of_float_methods_writes_float_literals() {
     assert!(sign.contains("ops.Floats.sign(Double.NaN)"), "{sign}");
     check("ops", &g);
 }
+
+/// A run lowers the code its paths reach, not everything its method might call: the helpers
+/// `Limits#guarded` calls on a branch no input takes are never lowered.
+#[test]
+fn a_run_lowers_only_what_its_paths_reach() {
+    let mut s = Session::open("testdata/ops.jar", Config::default()).unwrap();
+    let ms = s.methods(&["ops.Limits#guarded".to_string()]).unwrap();
+    let e = s.explore(&ms, &[Strategy::Uber], &Default::default()).unwrap();
+    assert_eq!(e[0].summary.traces, 1);
+    assert_eq!(s.lowered_methods(), 1, "only the method itself is lowered");
+}

@@ -1,8 +1,8 @@
-//! Runs a user can trust, through the built binary: the time limit bounds the wall clock,
-//! memory stays bounded and `peak_mb` is the real peak, Ctrl-C and SIGTERM stop cleanly
-//! with usable output, every bad flag is refused before any work (exit 2, a message naming
-//! the flag, nothing left behind), bad class paths are clear errors, and emitted files get
-//! the usual mode.
+//! Runs a user can trust, through the built binary: the time limit bounds the wall clock in
+//! every phase, the memory limit halts a run with its summary, `peak_mb` is the real peak,
+//! Ctrl-C and SIGTERM stop cleanly with usable output, every bad flag and output is refused
+//! before any work (exit 2, a message naming the flag, nothing left behind), bad class paths
+//! are clear errors, kept files show in the exit status, and emitted files get the usual mode.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use std::path::Path;
@@ -255,4 +255,162 @@ fn emitted_files_are_readable_by_all() {
         let mode = std::fs::metadata(&f).unwrap().permissions().mode() & 0o777;
         assert_eq!(mode, 0o644, "{f}");
     }
+}
+
+/// The JSON document of a `run --json`.
+fn run_json(o: &Output) -> serde_json::Value {
+    serde_json::from_slice(&o.stdout).unwrap_or_else(|e| panic!("{e}:\n{}", text(o)))
+}
+
+/// The limit holds while propagation refutes a branch (no step ends for seconds there): POSE's
+/// `RedBlackTree#contains` spends its time in one feasibility check after another.
+#[test]
+fn the_time_limit_holds_while_propagating() {
+    let start = Instant::now();
+    let o = uberlazy(&[
+        "run",
+        "--cp",
+        "testdata/sir.jar",
+        "sir.RedBlackTree#contains",
+        "--strategy",
+        "pose",
+        "--time-limit",
+        "2",
+        "--json",
+    ]);
+    let wall = start.elapsed();
+    assert!(o.status.success(), "{}", text(&o));
+    assert!(wall < Duration::from_secs(3), "{wall:?} for --time-limit 2");
+    let v = run_json(&o);
+    assert_eq!(v["halted"], "time-limit (2s)", "{}", text(&o));
+}
+
+/// A limit spent before the exploration starts (here while the class path loads) ends the
+/// run with a summary that says so, not an error.
+#[test]
+fn the_time_limit_holds_while_loading() {
+    let o = uberlazy(&["run", "--cp", "testdata/sir.jar", "sir.Stack#pop", "--time-limit", "0", "--json"]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    let v = run_json(&o);
+    assert_eq!(v["traces"], 0);
+    assert_eq!(v["halted"], "time-limit (0s)");
+    assert_eq!(v["halted_while"], "loading the class path");
+    let o = uberlazy(&["run", "--cp", "testdata/sir.jar", "sir.Stack#pop", "--time-limit", "0"]);
+    assert!(text(&o).contains("stopped early while loading the class path: time-limit (0s)"), "{}", text(&o));
+}
+
+/// SIGTERM is honoured within a second whenever it comes: while the process starts and loads,
+/// and while it explores (propagation and the solver included).
+#[test]
+fn a_signal_is_honoured_at_any_moment() {
+    for after_ms in [5u64, 30, 150, 600, 1500] {
+        let mut child: Child = Command::new(BIN)
+            .args(["run", "--cp", "testdata/sir.jar", "sir.RedBlackTree#contains", "--strategy", "pose"])
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        std::thread::sleep(Duration::from_millis(after_ms));
+        let sent = Instant::now();
+        assert!(Command::new("kill").args(["-TERM", &child.id().to_string()]).status().unwrap().success());
+        while child.try_wait().unwrap().is_none() && sent.elapsed() < Duration::from_secs(10) {
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        let took = sent.elapsed();
+        let _ = child.kill();
+        let o = child.wait_with_output().unwrap();
+        assert_eq!(o.status.code(), Some(143), "SIGTERM after {after_ms} ms: {}", text(&o));
+        assert!(took < Duration::from_secs(1), "SIGTERM after {after_ms} ms took {took:?} to end the run");
+    }
+}
+
+/// `--max-memory` ends a run whose pending states grow past it as a halt: the summary, the
+/// states cut by it, exit 0, and a peak near the limit.
+#[test]
+fn the_memory_limit_halts_with_a_summary() {
+    let o = uberlazy(&[
+        "run",
+        "--cp",
+        "testdata/ops.jar",
+        "ops.Limits#signs",
+        "--strategy",
+        "lazy",
+        "--search",
+        "bfs",
+        "--max-memory",
+        "64",
+        "--time-limit",
+        "120",
+        "--json",
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    let v = run_json(&o);
+    assert_eq!(v["halted"], "max-memory (64 MB)", "{}", text(&o));
+    let cut = v["trace_list"].as_array().unwrap().iter().filter(|t| t["cut"] == "max-memory (64 MB)").count();
+    assert!(cut > 0, "no trace reports the memory cut");
+    let peak = v["peak_mb"].as_f64().unwrap();
+    assert!(peak <= 64.0 * 1.2, "peak {peak} MiB for --max-memory 64");
+}
+
+/// Outputs are checked before any work, and the message names the flag.
+#[test]
+fn output_flags_are_checked_before_any_work() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out");
+    let o = uberlazy(&[
+        "gen",
+        "--cp",
+        "testdata/samples.jar",
+        "samples.Chain",
+        "--out",
+        out.to_str().unwrap(),
+        "--stats",
+        dir.path().to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    assert!(text(&o).contains("--stats") && text(&o).contains("is a directory"), "{}", text(&o));
+    assert!(!out.exists(), "nothing is written");
+    let file = dir.path().join("file");
+    std::fs::write(&file, "x").unwrap();
+    let o =
+        uberlazy(&["run", "--cp", "testdata/samples.jar", "samples.Container#swap", "--dot", file.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    assert!(text(&o).contains("--dot") && text(&o).contains("not a directory"), "{}", text(&o));
+}
+
+/// A run that kept existing files that differ (no `--force`) exits with 3 and says how many;
+/// with `--force` it rewrites them and exits with 0.
+#[test]
+fn kept_files_show_in_the_exit_status() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().to_str().unwrap();
+    let generate = |extra: &[&str]| {
+        let mut args = vec!["gen", "--cp", "testdata/samples.jar", "samples.Container#swap", "--out", out];
+        args.extend(extra);
+        uberlazy(&args)
+    };
+    assert_eq!(generate(&[]).status.code(), Some(0));
+    assert_eq!(generate(&[]).status.code(), Some(0), "an unchanged rerun keeps nothing");
+    let test = files_below(dir.path()).into_iter().find(|f| f.ends_with("Test.java")).unwrap();
+    std::fs::write(&test, "// edited\n").unwrap();
+    let o = generate(&[]);
+    assert_eq!(o.status.code(), Some(3), "{}", text(&o));
+    assert!(text(&o).contains("1 existing files differ and were kept"), "{}", text(&o));
+    assert_eq!(std::fs::read_to_string(&test).unwrap(), "// edited\n");
+    assert_eq!(generate(&["--force"]).status.code(), Some(0));
+}
+
+/// A loop over an input array explores every length up to `--max-array-length`, and the report
+/// says when the longest arrays make most of the traces.
+#[test]
+fn array_lengths_are_bounded_and_reported() {
+    let o = uberlazy(&["run", "--cp", "testdata/ops.jar", "ops.Limits#signs", "--max-array-length", "5", "--json"]);
+    assert!(o.status.success(), "{}", text(&o));
+    let v = run_json(&o);
+    let lengths = v["array_lengths"].as_object().unwrap();
+    let counts: Vec<(usize, u64)> = lengths.iter().map(|(k, n)| (k.parse().unwrap(), n.as_u64().unwrap())).collect();
+    assert_eq!(counts, vec![(0, 1), (1, 2), (2, 4), (3, 8), (4, 16), (5, 32)], "{lengths:?}");
+    let o = uberlazy(&["run", "--cp", "testdata/ops.jar", "ops.Limits#signs", "--max-array-length", "5"]);
+    let t = text(&o);
+    assert!(t.contains("array lengths: 32 of 63 finished traces take an input array of length 5"), "{t}");
 }

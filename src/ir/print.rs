@@ -486,7 +486,7 @@ mod tests {
     /// Every expression, statement, constant and terminator form, one per line.
     #[test]
     fn prints_every_variant() {
-        let (mut t, mut body) = container();
+        let (t, mut body) = container();
         let chain = t.intern("samples/Chain");
         let iface = t.intern("java/util/List");
         let c = t.method(body.method).owner;

@@ -86,6 +86,11 @@ impl Program {
         lowered.map(Some)
     }
 
+    /// How many methods have been lowered (or failed to lower) so far.
+    pub fn lowered(&self) -> usize {
+        self.bodies.borrow().len()
+    }
+
     /// Gives `m` a body built by uberlazy (a driver), not lowered from bytecode.
     fn install(&mut self, m: MethodId, body: Body) {
         self.bodies.get_mut().insert(m, Ok(Rc::new(body)));

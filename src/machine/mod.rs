@@ -205,6 +205,8 @@ pub struct Tally {
     paths: HashSet<u128>,
     /// The ids of the cut traces, by cut reason.
     pub cuts: BTreeMap<String, Vec<usize>>,
+    /// Finished traces whose input has an array argument, by the length of the longest.
+    pub array_lengths: BTreeMap<usize, usize>,
 }
 
 impl Tally {
@@ -221,6 +223,11 @@ impl Tally {
         }
         self.unknown += usize::from(t.unknown);
         self.paths.insert(path_digest(&t.path));
+        if t.kind != TraceKind::Cut
+            && let Some(n) = t.concrete.as_ref().and_then(longest_array_argument)
+        {
+            *self.array_lengths.entry(n).or_default() += 1;
+        }
     }
 
     /// Distinct program paths.
@@ -232,6 +239,19 @@ impl Tally {
     pub fn has_path(&self, path: &[Decision]) -> bool {
         self.paths.contains(&path_digest(path))
     }
+}
+
+/// The length of the longest array among the arguments of a trace's input.
+fn longest_array_argument(c: &crate::heap::concrete::Concrete) -> Option<usize> {
+    c.args
+        .iter()
+        .filter_map(|a| match a {
+            crate::heap::concrete::CVal::Obj(i) => c.objects.get(*i),
+            _ => None,
+        })
+        .filter(|o| matches!(o.kind, crate::heap::ObjKind::Array(_)))
+        .map(|o| o.elems_before.len())
+        .max()
 }
 
 /// A 128-bit digest of a program path (two independent 64-bit hashes).
@@ -274,6 +294,9 @@ impl RunResult {
         t.cut += other.tally.cut;
         t.unknown += other.tally.unknown;
         t.paths.extend(other.tally.paths);
+        for (n, k) in other.tally.array_lengths {
+            *t.array_lengths.entry(n).or_default() += k;
+        }
         for (why, ids) in other.tally.cuts {
             t.cuts.entry(why).or_default().extend(ids.into_iter().map(|k| k + offset));
         }

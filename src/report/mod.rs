@@ -61,6 +61,21 @@ pub struct Summary {
     pub pre_max_steps: u64,
     /// With `--inputs api`: the call-sequence prefixes kept, pruned and dropped.
     pub sequences: Option<crate::machine::SequenceStats>,
+    /// Finished traces whose input has an array argument, by the length of the longest
+    /// (empty when no input has one, or no model was read).
+    #[serde(skip_serializing_if = "std::collections::BTreeMap::is_empty")]
+    pub array_lengths: std::collections::BTreeMap<usize, usize>,
+}
+
+impl Summary {
+    /// How many finished traces take an input array of the largest length
+    /// `--max-array-length` allows, when that is half or more of those with an array: the bound, not
+    /// the method's logic, makes most of the run (a loop over the array forks at each element).
+    pub fn longest_arrays_dominate(&self) -> Option<usize> {
+        let total: usize = self.array_lengths.values().sum();
+        let at_bound = self.array_lengths.get(&(self.bounds.max_array_length as usize)).copied().unwrap_or(0);
+        (total >= 8 && 2 * at_bound >= total).then_some(at_bound)
+    }
 }
 
 /// Counts a run.
@@ -95,6 +110,7 @@ pub fn summarize(r: &RunResult, config: &Config, peak_mb: f64) -> Summary {
             crate::config::Inputs::Api { .. } => Some(r.stats.sequence.clone()),
             crate::config::Inputs::Heap | crate::config::Inputs::Auto { .. } => None,
         },
+        array_lengths: r.tally.array_lengths.clone(),
     }
 }
 

@@ -106,11 +106,28 @@ pub fn tail(s: &Summary, cuts: &BTreeMap<String, Vec<usize>>) -> String {
     if let Some(h) = &s.halted {
         let _ = writeln!(out, "stopped early: {h}; the states still pending are the traces cut by it");
     }
+    if let Some(line) = array_lengths_line(s) {
+        let _ = writeln!(out, "{line}");
+    }
     if !cuts.is_empty() {
         let parts: Vec<String> = cuts.iter().map(|(why, ids)| format!("{why}: {}", id_ranges(ids))).collect();
         let _ = writeln!(out, "cut traces: {}", parts.join("; "));
     }
     out
+}
+
+/// Why a run has so many traces, when most take an input array of the longest length
+/// `--max-array-length` allows (see [`Summary::longest_arrays_dominate`]).
+pub fn array_lengths_line(s: &Summary) -> Option<String> {
+    let n = s.longest_arrays_dominate()?;
+    let total: usize = s.array_lengths.values().sum();
+    let by_length: Vec<String> = s.array_lengths.iter().map(|(l, k)| format!("{l}: {k}")).collect();
+    Some(format!(
+        "array lengths: {n} of {total} finished traces take an input array of length {}, the longest \
+         --max-array-length allows (traces by length: {}); a smaller --max-array-length explores far fewer",
+        s.bounds.max_array_length,
+        by_length.join(", ")
+    ))
 }
 
 /// Trace ids as ranges: `1, 3-7, 9`.

@@ -129,6 +129,12 @@ impl Session {
         &self.program.table
     }
 
+    /// How many methods the session has lowered so far: those its runs reached, not every
+    /// method they might call.
+    pub fn lowered_methods(&self) -> usize {
+        self.program.lowered()
+    }
+
     /// `pkg.Class#name(desc)` of a method.
     pub fn method_name(&self, m: MethodId) -> String {
         self.program.table.method_display(m)
