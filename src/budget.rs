@@ -184,7 +184,7 @@ pub struct Pacer<'a> {
 
 impl<'a> Pacer<'a> {
     /// Turns between two reads of the process's memory (a read costs a file read).
-    pub const MEMORY_EVERY: u32 = 256;
+    pub const MEMORY_EVERY: u32 = 32;
 
     pub fn new(budget: &'a Budget) -> Self {
         Pacer { budget, turns: 0 }
