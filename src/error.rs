@@ -19,6 +19,8 @@ pub struct Location {
     pub method: Option<String>,
     /// Bytecode offset inside the method.
     pub pc: Option<u32>,
+    /// The source line of that offset, where the class file has line numbers.
+    pub line: Option<u32>,
 }
 
 impl std::fmt::Display for Location {
@@ -29,8 +31,11 @@ impl std::fmt::Display for Location {
             (None, Some(m)) => write!(f, "{m}")?,
             (None, None) => write!(f, "<unknown>")?,
         }
-        if let Some(pc) = self.pc {
-            write!(f, " at offset {pc}")?;
+        match (self.line, self.pc) {
+            (Some(line), Some(pc)) => write!(f, " line {line} (offset {pc})")?,
+            (None, Some(pc)) => write!(f, " at offset {pc}")?,
+            (Some(line), None) => write!(f, " line {line}")?,
+            (None, None) => {}
         }
         Ok(())
     }

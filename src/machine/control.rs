@@ -275,6 +275,11 @@ impl<H: HeapStrategy, S: Solver> Machine<'_, H, S> {
             st.pre_decisions += 1;
             return st.pre_decisions <= b.precondition_fuse;
         }
+        // A class initializer runs once per JVM, whichever test triggers it first: its
+        // branches are no part of a method's path.
+        if st.frames.iter().any(|f| f.kind == super::state::FrameKind::ClassInit) {
+            return true;
+        }
         let within = self.within_depth(&st.path);
         let Some(f) = st.top() else { return false };
         let d = Decision { method: f.method, pc: f.pc(), choice };
@@ -655,6 +660,7 @@ impl<H: HeapStrategy, S: Solver> Machine<'_, H, S> {
                     class: Some(t.class(m.owner).java_name()),
                     method: Some(m.signature()),
                     pc: Some(f.pc()),
+                    line: m.source.line(f.pc()),
                 }
             }
             None => crate::error::Location::default(),

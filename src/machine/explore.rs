@@ -466,13 +466,14 @@ impl<'p, H: HeapStrategy, S: Solver> Machine<'p, H, S> {
         };
         let run = super::replay::replay(self.program, self.config, &info, &input, Constant::default(), &self.budget)?;
         let Some(run) = run else { return Ok(ValidInput::Fused) };
-        if run.path != st.path {
+        if !super::replay::same_path(&run.path, &st.path) {
             return Err(crate::Error::ModelCheck {
                 method: info.method,
                 trace: 0,
                 msg: format!(
-                    "the input found for a state of path {:?} takes path {:?} when run (an engine bug)",
-                    st.path, run.path
+                    "the input found for a state of path [{}] takes path [{}] when run (an engine bug)",
+                    super::path_in_source(&self.program.table, &st.path),
+                    super::path_in_source(&self.program.table, &run.path)
                 ),
             });
         }

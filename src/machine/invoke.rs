@@ -23,6 +23,7 @@ impl<H: HeapStrategy, S: Solver> Machine<'_, H, S> {
                 class: Some(table.class(m.owner).java_name()),
                 method: Some(m.signature()),
                 pc: None,
+                line: None,
             },
             why: "abstract or native".into(),
         })?;

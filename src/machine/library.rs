@@ -200,8 +200,10 @@ impl<H: HeapStrategy, S: Solver> Machine<'_, H, S> {
                 vec![self.finish_call(st, dst, Some(Value::Int(v)))]
             }
             Model::ValueOf { class } => self.value_of(st, dst, class, args)?,
-            Model::Constant(k) => {
-                let v = self.terms.int(k);
+            Model::AssertionStatus => {
+                let table = &self.program.table;
+                let jdk = st.top().is_some_and(|f| table.class(table.method(f.method).owner).jdk);
+                let v = self.terms.int(i32::from(!jdk));
                 vec![self.finish_call(st, dst, Some(Value::Int(v)))]
             }
             Model::RequireNonNull => {

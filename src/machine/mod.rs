@@ -60,6 +60,33 @@ pub struct Decision {
     pub choice: Choice,
 }
 
+/// A program path in source terms, for messages: `AATree#contains line 34: true, ...`
+/// (the bytecode offset where the class file has no line numbers).
+pub fn path_in_source(table: &crate::classfile::ClassTable, path: &[Decision]) -> String {
+    if path.is_empty() {
+        return "(no decisions)".into();
+    }
+    let step = |d: &Decision| {
+        let m = table.method(d.method);
+        let class = table.class(m.owner).java_name();
+        let simple = class.rsplit('.').next().unwrap_or(&class).to_string();
+        let at = match m.source.line(d.pc) {
+            Some(l) => format!("line {l}"),
+            None => format!("offset {}", d.pc),
+        };
+        let what = match &d.choice {
+            Choice::Branch(b) => format!("branch {b}"),
+            Choice::Case(Some(k)) => format!("case {k}"),
+            Choice::Case(None) => "default case".into(),
+            Choice::Throw(e) => format!("throws {e}"),
+            Choice::Dispatch(t) => format!("calls {t}"),
+            Choice::Index(i) => format!("index {i}"),
+        };
+        format!("{simple}#{} {at}: {what}", m.name)
+    };
+    path.iter().map(step).collect::<Vec<_>>().join(", ")
+}
+
 /// How a trace ended.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Outcome<R> {
