@@ -27,6 +27,7 @@ use serde::Serialize;
 use crate::budget::Budget;
 use crate::classfile::{ClassId, MethodId};
 use crate::config::Config;
+use crate::cut::CutReason;
 use crate::heap::{Concrete, HeapStrategy, Value};
 use crate::lower::Program;
 use crate::solver::{Solver, SolverStats};
@@ -68,7 +69,7 @@ pub enum Outcome<R> {
     /// An uncaught exception of this class.
     Exception(ClassId),
     /// A bound cut the trace (`max-depth`, `max-objects`, `max-calls`, `time-limit`).
-    Cut(String),
+    Cut(CutReason),
 }
 
 /// A finished trace, independent of the strategy that produced it.
@@ -81,7 +82,7 @@ pub struct Trace {
     /// The exception class (Java name) of an exceptional trace.
     pub exception: Option<String>,
     /// The bound that cut the trace.
-    pub cut: Option<String>,
+    pub cut: Option<CutReason>,
     /// The program path of the method under test.
     pub path: Vec<Decision>,
     /// With `--inputs api`, the decisions of the call sequence that built the input (the
@@ -204,7 +205,7 @@ pub struct Tally {
     /// Distinct program paths, by a 128-bit digest of the path.
     paths: HashSet<u128>,
     /// The ids of the cut traces, by cut reason.
-    pub cuts: BTreeMap<String, Vec<usize>>,
+    pub cuts: BTreeMap<CutReason, Vec<usize>>,
     /// Finished traces whose input has an array argument, by the length of the longest.
     pub array_lengths: BTreeMap<usize, usize>,
 }
@@ -217,7 +218,9 @@ impl Tally {
             TraceKind::Exception => self.exceptional += 1,
             TraceKind::Cut => {
                 self.cut += 1;
-                self.cuts.entry(t.cut.clone().unwrap_or_default()).or_default().push(t.id);
+                if let Some(why) = &t.cut {
+                    self.cuts.entry(why.clone()).or_default().push(t.id);
+                }
             }
             TraceKind::Return => {}
         }

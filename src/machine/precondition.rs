@@ -27,6 +27,7 @@ use std::rc::Rc;
 use super::state::{Frame, FrameKind, Next, State};
 use super::{Machine, Outcome};
 use crate::classfile::MethodId;
+use crate::cut::CutReason;
 use crate::heap::{HeapStrategy, Value};
 use crate::ir::LocalId;
 use crate::solver::{SatResult, Site, Solver};
@@ -160,7 +161,7 @@ impl<H: HeapStrategy, S: Solver> Machine<'_, H, S> {
     /// The cut reason of a state no P-search could settle: the budget, when it ran out (Z3
     /// interrupted); else `--precondition-steps`, or the solver's `unknown` on the check of
     /// a path of P that returned true.
-    pub(super) fn fuse_cut(&self) -> String {
+    pub(super) fn fuse_cut(&self) -> CutReason {
         let b = &self.config.bounds;
         match self.budget.halt() {
             Some(h) => {
@@ -168,8 +169,8 @@ impl<H: HeapStrategy, S: Solver> Machine<'_, H, S> {
                 h.reason()
             }
             None => match self.search_stop {
-                Inconclusive::Steps => format!("precondition-steps ({})", b.precondition_steps),
-                Inconclusive::Unknown => "solver-unknown (precondition)".into(),
+                Inconclusive::Steps => CutReason::PreconditionSteps(b.precondition_steps),
+                Inconclusive::Unknown => CutReason::PreconditionUnknown,
             },
         }
     }
