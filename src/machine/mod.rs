@@ -31,7 +31,7 @@ use crate::cut::CutReason;
 use crate::heap::{Concrete, HeapStrategy, Value};
 use crate::lower::Program;
 use crate::solver::{Solver, SolverStats};
-use crate::term::{Term, TermPool};
+use crate::term::{Term, TermId, TermPool};
 
 pub use explore::{explore, explore_into};
 pub use sequence::{SequenceStats, driver_decisions};
@@ -399,7 +399,7 @@ pub struct Machine<'p, H: HeapStrategy, S: Solver> {
     pub(crate) budget_cut: std::cell::Cell<Option<crate::budget::Halt>>,
     /// Path-condition entries already printed, by term id, with the value names they were
     /// printed with: traces share prefixes, so each entry is printed once.
-    pub(crate) printed: (Vec<String>, std::collections::HashMap<u32, std::rc::Rc<str>>),
+    pub(crate) printed: (Vec<String>, std::collections::HashMap<TermId, std::rc::Rc<str>>),
     /// The paths whose first trace got a preferred model (`Prefer::FirstOfPath`).
     pub(crate) preferred: std::collections::HashSet<u128>,
     /// The JDK method whose model is running: an exception the model raises is raised inside

@@ -23,7 +23,7 @@ use crate::Result;
 use crate::heap::{HeapStrategy, ObjKind, Test, Value, fields_of};
 use crate::lower::driver::Driver;
 use crate::solver::Solver;
-use crate::term::{Node, Term};
+use crate::term::{Node, Term, TermId};
 
 /// Counters of a call-sequence run.
 #[derive(Debug, Clone, Default, serde::Serialize)]
@@ -162,7 +162,7 @@ impl<H: HeapStrategy, S: Solver> Machine<'_, H, S> {
             if old.constraints.is_empty() {
                 return true;
             }
-            let map: HashMap<u32, Term> = old.vars.iter().zip(&key.vars).map(|(o, n)| (o.id(), n.clone())).collect();
+            let map: HashMap<TermId, Term> = old.vars.iter().zip(&key.vars).map(|(o, n)| (o.id(), n.clone())).collect();
             let renamed: Vec<Term> = old.constraints.iter().map(|c| self.terms.substitute(c, &map)).collect();
             let all = self.terms.and(&renamed);
             let denied = self.terms.not(&all);

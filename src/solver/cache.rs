@@ -7,7 +7,7 @@ use std::collections::{HashMap, HashSet};
 use std::rc::Rc;
 
 use super::{SatResult, Site, Solver, SolverStats};
-use crate::term::{Assignment, Evaluator, IdBuild, Propagator, Term, Val};
+use crate::term::{Assignment, Evaluator, IdBuild, Propagator, Term, TermId, Val};
 
 /// How many recent models are kept.
 const KEEP: usize = 8;
@@ -36,9 +36,9 @@ pub struct ModelCache<S> {
     /// path condition (for the solver, should a term need more than the assignment fixes).
     pinned: Option<(Assignment, Vec<Term>)>,
     /// Unsatisfiable constraint sets (sorted term ids), newest first.
-    unsat: Vec<Vec<u32>>,
+    unsat: Vec<Vec<TermId>>,
     /// The symbols of each constraint seen, by term id.
-    symbols: HashMap<u32, Rc<[Rc<str>]>, IdBuild>,
+    symbols: HashMap<TermId, Rc<[Rc<str>]>, IdBuild>,
     /// The solver of the independent parts, when there is one: the parts then leave the
     /// assertion stack of `inner`, which follows the exploration's path conditions, as it
     /// is (re-asserting a long path condition after each part costs more than the part saves).
@@ -136,13 +136,13 @@ impl<S: Solver> ModelCache<S> {
         if self.unsat.is_empty() {
             return false;
         }
-        let ids: HashSet<u32, IdBuild> = pc.iter().map(Term::id).collect();
+        let ids: HashSet<TermId, IdBuild> = pc.iter().map(Term::id).collect();
         // Newest terms (largest ids) first: where a set is not contained, those are missing.
         self.unsat.iter().any(|set| set.iter().rev().all(|i| ids.contains(i)))
     }
 
     fn remember_unsat(&mut self, part: &[Term]) {
-        let mut set: Vec<u32> = part.iter().map(Term::id).collect();
+        let mut set: Vec<TermId> = part.iter().map(Term::id).collect();
         set.sort_unstable();
         set.dedup();
         self.unsat.insert(0, set);

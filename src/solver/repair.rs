@@ -22,7 +22,7 @@ use std::collections::{BTreeSet, HashMap, HashSet};
 use std::hash::BuildHasherDefault;
 use std::rc::Rc;
 
-use crate::term::{Assignment, BvOp, Evaluator, IdBuild, IdHasher, Memo, Node, Sort, Term, Val, mask};
+use crate::term::{Assignment, BvOp, Evaluator, IdBuild, IdHasher, Memo, Node, Sort, Term, TermId, Val, mask};
 
 /// How many recent symbols are tried, newest first.
 const RECENT: usize = 6;
@@ -46,7 +46,7 @@ pub struct Repairer {
     /// Term nodes already walked, with the entry that first reached them: their symbols
     /// are in `first`, so a later entry sharing them (a long chain of stores) walks only
     /// its new nodes.
-    walked: HashMap<u32, usize, BuildHasherDefault<IdHasher>>,
+    walked: HashMap<TermId, usize, BuildHasherDefault<IdHasher>>,
     /// The symbols of each entry (outside array contents), and the entries each occurs in,
     /// in order: the entries a change of a symbol can make true or false.
     symbols: Vec<Rc<[Rc<str>]>>,
@@ -56,9 +56,9 @@ pub struct Repairer {
     opaque: Vec<usize>,
     /// The symbols of the entries seen, by term id (depth-first queries come back to them),
     /// and whether they read array contents.
-    symbols_of: HashMap<u32, (Rc<[Rc<str>]>, bool), BuildHasherDefault<IdHasher>>,
+    symbols_of: HashMap<TermId, (Rc<[Rc<str>]>, bool), BuildHasherDefault<IdHasher>>,
     /// The nodes [`Repairer::walk_new`] has seen (kept for its room).
-    seen: HashSet<u32, BuildHasherDefault<IdHasher>>,
+    seen: HashSet<TermId, BuildHasherDefault<IdHasher>>,
     /// Set when the run's budget is spent: a repair then gives up.
     pub(super) interrupt: crate::budget::Interrupt,
 }
@@ -84,7 +84,7 @@ struct Change<'a> {
 /// The symbols of `t` outside array contents (heap summaries: walking their chains of
 /// stores would cost every entry their length), and whether it has array contents.
 fn entry_symbols(t: &Term) -> (Rc<[Rc<str>]>, bool) {
-    let mut seen: HashSet<u32, BuildHasherDefault<IdHasher>> = HashSet::default();
+    let mut seen: HashSet<TermId, BuildHasherDefault<IdHasher>> = HashSet::default();
     let mut out = Vec::new();
     let mut opaque = false;
     let mut stack = vec![t];
@@ -228,7 +228,7 @@ impl Repairer {
     /// The nodes of `t` not walked yet (into `ids`), and the symbols among them (into `vars`).
     /// A symbol that first occurs in `t` is among them: every walked node's symbols occur in
     /// an earlier entry.
-    fn new_nodes<'t>(&mut self, t: &'t Term, ids: &mut Vec<u32>, vars: &mut Vec<&'t Term>) {
+    fn new_nodes<'t>(&mut self, t: &'t Term, ids: &mut Vec<TermId>, vars: &mut Vec<&'t Term>) {
         self.walk_new(t, |x| {
             ids.push(x.id());
             if let Node::Var(..) = x.node() {
@@ -285,7 +285,7 @@ impl Repairer {
         let mut out = BTreeSet::new();
         let mut near = Vec::new();
         let mut width = 0;
-        let mut visited: HashSet<u32, BuildHasherDefault<IdHasher>> = HashSet::default();
+        let mut visited: HashSet<TermId, BuildHasherDefault<IdHasher>> = HashSet::default();
         let entries = self.occurs.get(name).map(Vec::as_slice).unwrap_or_default();
         let first = entries.contains(&bad).then_some(bad);
         let order = first.into_iter().chain(entries.iter().copied().filter(|i| Some(*i) != first));

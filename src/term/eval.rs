@@ -5,7 +5,7 @@ use std::hash::{BuildHasherDefault, Hasher};
 use std::rc::Rc;
 
 use super::simplify::fold;
-use super::{BvCmp, Node, Sort, Term, mask, sign_extend};
+use super::{BvCmp, Node, Sort, Term, TermId, mask, sign_extend};
 
 /// A concrete value of a term.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -53,7 +53,7 @@ impl Assignment {
 }
 
 /// Evaluated terms by id, with their values (`None`: unknown).
-pub type Memo = HashMap<u32, Option<Val>, BuildHasherDefault<IdHasher>>;
+pub type Memo = HashMap<TermId, Option<Val>, BuildHasherDefault<IdHasher>>;
 
 /// A memoizing evaluator (terms are DAGs; each node is evaluated once).
 pub struct Evaluator<'a> {
@@ -91,22 +91,22 @@ const FIRST: usize = 8;
 /// The first values an evaluator keeps, in order, without allocating.
 struct First {
     len: usize,
-    ids: [u32; FIRST],
+    ids: [TermId; FIRST],
     vals: [Option<Val>; FIRST],
 }
 
 impl First {
     fn new() -> First {
-        First { len: 0, ids: [0; FIRST], vals: [const { None }; FIRST] }
+        First { len: 0, ids: [TermId(0); FIRST], vals: [const { None }; FIRST] }
     }
 
-    fn get(&self, id: u32) -> Option<&Option<Val>> {
+    fn get(&self, id: TermId) -> Option<&Option<Val>> {
         let i = self.ids[..self.len].iter().position(|x| *x == id)?;
         self.vals.get(i)
     }
 
     /// Keeps `v` as `id`'s value, or hands it back when full.
-    fn push(&mut self, id: u32, v: Option<Val>) -> Option<(u32, Option<Val>)> {
+    fn push(&mut self, id: TermId, v: Option<Val>) -> Option<(TermId, Option<Val>)> {
         if self.len == FIRST {
             return Some((id, v));
         }
@@ -264,7 +264,7 @@ impl<'a> Evaluator<'a> {
     }
 
     /// Keeps `v` as the value of term `id` in the evaluator's own memo.
-    fn keep(&mut self, id: u32, v: Option<Val>) {
+    fn keep(&mut self, id: TermId, v: Option<Val>) {
         if let Some((id, v)) = self.first.push(id, v) {
             if self.memo.capacity() == 0 {
                 // Room for a typical constraint's nodes: growing the memo from empty would

@@ -92,9 +92,14 @@ pub enum Node {
     FpConv(FpConv, u32, Term),
 }
 
+/// A term's id: its number in the pool that made it, from 0 in the order the pool made them.
+/// Two terms of one pool are equal exactly when their ids are.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct TermId(u32);
+
 #[derive(Debug)]
 pub struct TermData {
-    id: u32,
+    id: TermId,
     sort: Sort,
     node: Node,
     /// The symbols the term names, one bit each of 64 ([`symbol_bit`]): a term whose bits
@@ -138,7 +143,7 @@ impl Ord for Term {
 }
 
 impl Term {
-    pub fn id(&self) -> u32 {
+    pub fn id(&self) -> TermId {
         self.0.id
     }
     /// The bits of the symbols it names (see [`symbol_bit`]).
@@ -206,7 +211,7 @@ impl Term {
 
     /// The free symbols of this term, each once, in first-occurrence order.
     pub fn vars(&self) -> Vec<Term> {
-        let mut seen: std::collections::HashSet<u32, IdBuild> = std::collections::HashSet::default();
+        let mut seen: std::collections::HashSet<TermId, IdBuild> = std::collections::HashSet::default();
         let mut out = Vec::new();
         let mut stack = vec![self];
         while let Some(t) = stack.pop() {
@@ -289,7 +294,7 @@ impl TermPool {
                 bits(&[a, b])
             }
         };
-        let t = Term(Rc::new(TermData { id: self.next, sort, node: node.clone(), symbols }));
+        let t = Term(Rc::new(TermData { id: TermId(self.next), sort, node: node.clone(), symbols }));
         self.next += 1;
         self.table.insert(node, t.clone());
         t
@@ -320,12 +325,12 @@ impl TermPool {
     }
 
     /// `t` with each symbol that `map` names (by term id) replaced, simplified as it is rebuilt.
-    pub fn substitute(&mut self, t: &Term, map: &HashMap<u32, Term>) -> Term {
-        let mut memo: HashMap<u32, Term> = HashMap::new();
+    pub fn substitute(&mut self, t: &Term, map: &HashMap<TermId, Term>) -> Term {
+        let mut memo: HashMap<TermId, Term> = HashMap::new();
         self.substitute_in(t, map, &mut memo)
     }
 
-    fn substitute_in(&mut self, t: &Term, map: &HashMap<u32, Term>, memo: &mut HashMap<u32, Term>) -> Term {
+    fn substitute_in(&mut self, t: &Term, map: &HashMap<TermId, Term>, memo: &mut HashMap<TermId, Term>) -> Term {
         if let Some(x) = map.get(&t.id()).or_else(|| memo.get(&t.id())) {
             return x.clone();
         }

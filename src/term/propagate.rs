@@ -40,7 +40,7 @@ use std::collections::{HashMap, HashSet};
 use std::rc::Rc;
 
 use super::domain::{Domain, small_domains};
-use super::{Assignment, Evaluator, IdBuild, Node, Term, Val};
+use super::{Assignment, Evaluator, IdBuild, Node, Term, TermId, Val};
 
 /// Most rounds of propagation (each round evaluates every constraint once).
 const ROUNDS: usize = 16;
@@ -50,7 +50,7 @@ const ROUNDS: usize = 16;
 struct Learned {
     equal: Vec<(Rc<str>, Val)>,
     unequal: Vec<(Rc<str>, u64)>,
-    atoms: Vec<((u32, u32), bool)>,
+    atoms: Vec<((TermId, TermId), bool)>,
     /// Two undecided symbols found equal (also among `atoms`).
     same: Vec<(Rc<str>, Rc<str>)>,
     /// Signed ranges of symbols (name, width, range).
@@ -63,7 +63,7 @@ struct Learned {
 type Unequal = HashSet<(Rc<str>, u64), IdBuild>;
 
 /// The truth of equalities between two undecided terms, by their ids (the smaller first).
-type Atoms = HashMap<(u32, u32), bool, IdBuild>;
+type Atoms = HashMap<(TermId, TermId), bool, IdBuild>;
 
 /// The signed range each undecided bit-vector symbol is known to lie in (`propagate_linear.rs`).
 type Bounds = HashMap<Rc<str>, (i128, i128), IdBuild>;
@@ -659,7 +659,7 @@ fn differs(ev: &mut Evaluator<'_>, known: Known<'_>, a: &Term, b: &Term) -> bool
 }
 
 /// The key of an equality between two terms.
-fn atom(x: &Term, y: &Term) -> (u32, u32) {
+fn atom(x: &Term, y: &Term) -> (TermId, TermId) {
     (x.id().min(y.id()), x.id().max(y.id()))
 }
 

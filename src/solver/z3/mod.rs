@@ -25,7 +25,7 @@ use z3::ast::{Array, Ast, BV, Bool, Dynamic};
 use z3::{Params, SatResult as ZSat, Sort as ZSort};
 
 use super::{SatResult, Solver, SolverStats};
-use crate::term::{Assignment, BvCmp, BvOp, Node, Sort, Term, Val};
+use crate::term::{Assignment, BvCmp, BvOp, Node, Sort, Term, TermId, Val};
 pub use watch::isolated;
 use watch::{THREAD_WATCH, Watch, now_us};
 
@@ -45,7 +45,7 @@ pub struct Z3Solver {
     /// added, not one constraint, so a pop after a query removes one level.
     scopes: Vec<usize>,
     /// Translation cache, by term id.
-    cache: HashMap<u32, Dynamic>,
+    cache: HashMap<TermId, Dynamic>,
     /// Scalar symbols translated so far, for model extraction.
     vars: Vec<(Term, Dynamic)>,
     /// The position in `vars` of each scalar symbol, by its name in Z3 ([`Z3Solver::z3_name`]).
