@@ -153,7 +153,7 @@ pub struct Roots<'a, R> {
 /// How to print heap choices: an atom `var == k` with `var` in `vars` reads `var -> values[k]`.
 #[derive(Debug, Clone, Default)]
 pub struct ChoiceNames {
-    pub vars: std::collections::BTreeSet<std::rc::Rc<str>>,
+    pub vars: std::collections::BTreeSet<crate::term::SymbolId>,
     pub values: Vec<String>,
 }
 

@@ -515,7 +515,7 @@ impl<H: HeapStrategy, S: Solver> Machine<'_, H, S> {
 /// A path whose condition mentions a hash but holds for all of them (a one-bucket table, a
 /// hash that is only stored) does not depend on the value the JVM picks.
 fn bound_to_identity_hashes(pc: &[Term], model: &crate::term::Assignment) -> bool {
-    let mut hashes: Vec<std::rc::Rc<str>> = Vec::new();
+    let mut hashes: Vec<crate::term::SymbolId> = Vec::new();
     for name in pc.iter().flat_map(Term::var_names) {
         if name.starts_with(super::IDENTITY_HASH) && !hashes.contains(&name) {
             hashes.push(name);

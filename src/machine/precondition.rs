@@ -31,7 +31,7 @@ use crate::cut::CutReason;
 use crate::heap::{HeapStrategy, Value};
 use crate::ir::LocalId;
 use crate::solver::{SatResult, Site, Solver};
-use crate::term::{Assignment, Node, Term};
+use crate::term::{Assignment, Node, SymbolId, Term};
 use crate::{Error, Result};
 
 /// A model of a state's path condition under which the precondition returns true.
@@ -44,7 +44,7 @@ pub struct Witness {
     /// the precondition read: a later read of the same field names the same symbol); the
     /// model may also value other symbols, left from earlier models, which a later
     /// materialization of the state may name differently.
-    vars: HashSet<Rc<str>>,
+    vars: HashSet<SymbolId>,
 }
 
 impl Witness {
@@ -62,7 +62,7 @@ impl Witness {
     /// When `t` defines a symbol the model was not made for (`r9 == ite(...)`, `L7.exists
     /// <=> ...`, `2 == r9`) from symbols it was: that symbol and its value. The precondition's
     /// path does not read such a symbol, so any value keeps the model a witness.
-    fn definition(&self, t: &Term) -> Option<(Rc<str>, crate::term::Val)> {
+    fn definition(&self, t: &Term) -> Option<(SymbolId, crate::term::Val)> {
         let Node::Eq(a, b) = t.node() else { return None };
         [(a, b), (b, a)].into_iter().find_map(|(v, e)| {
             let Node::Var(name, _) = v.node() else { return None };

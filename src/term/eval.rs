@@ -5,7 +5,7 @@ use std::hash::{BuildHasherDefault, Hasher};
 use std::rc::Rc;
 
 use super::simplify::fold;
-use super::{BvCmp, Node, Sort, Term, TermId, mask, sign_extend};
+use super::{BvCmp, Node, Sort, SymbolId, Term, TermId, mask, sign_extend};
 
 /// A concrete value of a term.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -21,7 +21,7 @@ pub enum Val {
 /// Z3's model completion does; unassigned arrays make evaluation unknown (`None`).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Assignment {
-    pub values: BTreeMap<Rc<str>, Val>,
+    pub values: BTreeMap<SymbolId, Val>,
 }
 
 impl Assignment {
@@ -59,7 +59,7 @@ pub type Memo = HashMap<TermId, Option<Val>, BuildHasherDefault<IdHasher>>;
 pub struct Evaluator<'a> {
     asg: &'a Assignment,
     /// Values that override the assignment (set before the symbol is first evaluated).
-    overlay: HashMap<Rc<str>, Val, IdBuild>,
+    overlay: HashMap<SymbolId, Val, IdBuild>,
     /// The evaluator's own values: the first [`FIRST`] in `first`, the rest in `memo`.
     first: First,
     memo: Memo,
@@ -181,12 +181,12 @@ impl<'a> Evaluator<'a> {
     /// to `shared` the values of the terms that name no symbol [`Evaluator::set`] changes:
     /// the evaluators of one model repair's candidates, each a change of one symbol (and of
     /// those defined from it), share what the change cannot reach.
-    pub fn sharing(asg: &'a Assignment, overlay: HashMap<Rc<str>, Val, IdBuild>, shared: Memo) -> Self {
+    pub fn sharing(asg: &'a Assignment, overlay: HashMap<SymbolId, Val, IdBuild>, shared: Memo) -> Self {
         Evaluator { overlay, shared: Some(shared), ..Evaluator::new(asg) }
     }
 
     /// The shared values of [`Evaluator::sharing`], and the overlay.
-    pub fn into_shared(self) -> (Memo, HashMap<Rc<str>, Val, IdBuild>) {
+    pub fn into_shared(self) -> (Memo, HashMap<SymbolId, Val, IdBuild>) {
         (self.shared.unwrap_or_default(), self.overlay)
     }
 
@@ -222,7 +222,7 @@ impl<'a> Evaluator<'a> {
 
     /// Gives `name` the value `v` from now on. Only sound before any term reading `name` has
     /// been evaluated (results are memoized).
-    pub fn set(&mut self, name: Rc<str>, v: Val) {
+    pub fn set(&mut self, name: SymbolId, v: Val) {
         if self.shared.is_some() {
             self.changed |= super::symbol_bit(&name);
         }
@@ -230,7 +230,7 @@ impl<'a> Evaluator<'a> {
     }
 
     /// The overriding values set so far.
-    pub fn into_overlay(self) -> HashMap<Rc<str>, Val, IdBuild> {
+    pub fn into_overlay(self) -> HashMap<SymbolId, Val, IdBuild> {
         self.overlay
     }
 

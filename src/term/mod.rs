@@ -69,7 +69,7 @@ pub enum Node {
     /// A bit-vector constant of the given width (value masked to the width).
     Bv(u32, u64),
     /// A free symbol: an input value, a heap choice, an input array.
-    Var(Rc<str>, Sort),
+    Var(SymbolId, Sort),
     Not(Term),
     And(Vec<Term>),
     Or(Vec<Term>),
@@ -90,6 +90,61 @@ pub enum Node {
     FpBin(FpOp, Term, Term),
     /// A conversion to or from floating-point bits, to the given width (`float.rs`).
     FpConv(FpConv, u32, Term),
+}
+
+/// A free symbol, known by its name: one name per symbol within an exploration (a field's
+/// symbol is `obj.field`), so a model read back by name gives each symbol its value. Hashes,
+/// compares and orders as its name, and borrows as `&str` for look-ups by name.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct SymbolId(Rc<str>);
+
+impl SymbolId {
+    /// The symbol's name, as reports and Z3 print it.
+    pub fn name(&self) -> &str {
+        &self.0
+    }
+
+    /// The name, shared (not copied).
+    pub fn shared_name(&self) -> Rc<str> {
+        self.0.clone()
+    }
+}
+
+impl std::ops::Deref for SymbolId {
+    type Target = str;
+    fn deref(&self) -> &str {
+        &self.0
+    }
+}
+
+impl AsRef<str> for SymbolId {
+    fn as_ref(&self) -> &str {
+        &self.0
+    }
+}
+
+impl std::borrow::Borrow<str> for SymbolId {
+    fn borrow(&self) -> &str {
+        &self.0
+    }
+}
+
+impl std::fmt::Display for SymbolId {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl From<&str> for SymbolId {
+    fn from(name: &str) -> SymbolId {
+        SymbolId(Rc::from(name))
+    }
+}
+
+impl From<String> for SymbolId {
+    fn from(name: String) -> SymbolId {
+        SymbolId(Rc::from(name))
+    }
 }
 
 /// A term's id: its number in the pool that made it, from 0 in the order the pool made them.
@@ -227,7 +282,7 @@ impl Term {
     }
 
     /// The names of this term's free symbols, each once, in first-occurrence order.
-    pub fn var_names(&self) -> Vec<Rc<str>> {
+    pub fn var_names(&self) -> Vec<SymbolId> {
         self.vars()
             .iter()
             .filter_map(|v| match v.node() {
@@ -321,7 +376,7 @@ impl TermPool {
     }
     /// A free symbol. Names must be unique per sort within an exploration.
     pub fn var(&mut self, name: &str, sort: Sort) -> Term {
-        self.intern(Node::Var(Rc::from(name), sort), sort)
+        self.intern(Node::Var(SymbolId::from(name), sort), sort)
     }
 
     /// `t` with each symbol that `map` names (by term id) replaced, simplified as it is rebuilt.
