@@ -68,7 +68,7 @@ pub enum Outcome<R> {
     Return(Option<Value<R>>),
     /// An uncaught exception of this class.
     Exception(ClassId),
-    /// A bound cut the trace (`max-depth`, `max-objects`, `max-calls`, `time-limit`).
+    /// A bound, the budget or code the machine does not model cut the trace.
     Cut(CutReason),
 }
 
@@ -81,7 +81,7 @@ pub struct Trace {
     pub value: Option<String>,
     /// The exception class (Java name) of an exceptional trace.
     pub exception: Option<String>,
-    /// The bound that cut the trace.
+    /// Why the trace was cut (set exactly for [`TraceKind::Cut`]).
     pub cut: Option<CutReason>,
     /// The program path of the method under test.
     pub path: Vec<Decision>,
