@@ -21,6 +21,7 @@ use std::fmt::Debug;
 use crate::Result;
 use crate::classfile::{ClassId, ClassTable, FieldId, JType};
 use crate::config::{Config, ObjectInputs};
+use crate::cut::CutReason;
 use crate::term::{Assignment, Term, TermPool, Val};
 
 pub use concrete::{CObj, CVal, Concrete};
@@ -90,7 +91,7 @@ pub struct Alt<H, T> {
     pub assume: Vec<Term>,
     pub value: T,
     /// Set when a bound (max objects) cut this alternative: the machine ends it as a cut trace.
-    pub cut: Option<String>,
+    pub cut: Option<CutReason>,
 }
 
 impl<H, T> Alt<H, T> {
@@ -131,7 +132,7 @@ pub fn with_cut<H: Clone, T: Clone>(
     a1.push(c.taken);
     let mut a2 = assume;
     a2.push(c.keep);
-    let why = format!("max-objects ({})", cx.config.bounds.max_objects);
+    let why = CutReason::MaxObjects(cx.config.bounds.max_objects);
     vec![
         Alt { heap: heap.clone(), assume: a1, value: value.clone(), cut: Some(why) },
         Alt { heap, assume: a2, value, cut: None },
@@ -152,7 +153,7 @@ pub struct Roots<'a, R> {
 /// How to print heap choices: an atom `var == k` with `var` in `vars` reads `var -> values[k]`.
 #[derive(Debug, Clone, Default)]
 pub struct ChoiceNames {
-    pub vars: std::collections::BTreeSet<std::rc::Rc<str>>,
+    pub vars: std::collections::BTreeSet<crate::term::SymbolId>,
     pub values: Vec<String>,
 }
 

@@ -62,7 +62,10 @@ impl Target<'_> {
     /// The body of the test of one trace, or why there is none.
     pub fn test(&self, r: &RunResult, t: &Trace) -> Result<String, String> {
         if t.kind == TraceKind::Cut {
-            return Err(format!("cut by {}", t.cut.as_deref().unwrap_or("a bound")));
+            return Err(format!(
+                "cut by {}",
+                t.cut.as_ref().map_or_else(|| "a bound".to_string(), ToString::to_string)
+            ));
         }
         let Some(c) = &t.concrete else { return Err("no model (solver unknown)".to_string()) };
         if t.constrains_identity_hash() {

@@ -4,6 +4,7 @@ use super::precondition::Valid;
 use super::state::{FrameKind, Next, State};
 use super::{Choice, Decision, Machine, Outcome};
 use crate::classfile::{ClassId, FieldId};
+use crate::cut::CutReason;
 use crate::heap::{Alt, HeapStrategy, Nullness, ObjKind, Test, Value};
 use crate::ir::{Cond, Operand, RelOp, Terminator};
 use crate::solver::{SatResult, Solver};
@@ -21,7 +22,7 @@ pub(crate) use cx;
 /// An alternative after feasibility checking.
 pub enum Forked<H: HeapStrategy, T> {
     Live(State<H>, T),
-    Cut(State<H>, String),
+    Cut(State<H>, CutReason),
 }
 
 /// The answer of a feasibility check.
@@ -304,10 +305,10 @@ impl<H: HeapStrategy, S: Solver> Machine<'_, H, S> {
             Ok(st)
         } else if in_pre {
             let fuse = self.config.bounds.precondition_fuse;
-            Err(Next::Done(st, Outcome::Cut(format!("precondition-fuse ({fuse})"))))
+            Err(Next::Done(st, Outcome::Cut(CutReason::PreconditionFuse(fuse))))
         } else {
             let d = self.config.bounds.max_depth;
-            Err(Next::Done(st, Outcome::Cut(format!("max-depth ({d})"))))
+            Err(Next::Done(st, Outcome::Cut(CutReason::MaxDepth(d))))
         }
     }
 

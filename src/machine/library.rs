@@ -9,6 +9,7 @@ use super::Machine;
 use super::control::{Forked, cx};
 use super::state::{Next, State};
 use crate::classfile::MethodId;
+use crate::cut::{CutReason, Unsupported};
 use crate::heap::{HeapStrategy, Test, Value};
 use crate::ir::{Call, LocalId};
 use crate::models::{self, FloatOp, Model};
@@ -29,7 +30,7 @@ impl<H: HeapStrategy, S: Solver> Machine<'_, H, S> {
         if let Some(t) = target
             && table.class(table.method(t).owner).loaded
         {
-            let why = format!("unsupported: call to {}, which is abstract or native", table.method_display(t));
+            let why = Unsupported::AbstractOrNative(table.method_display(t)).into();
             return Ok(vec![Next::Done(st, super::Outcome::Cut(why))]);
         }
         let name = call.method.name.as_str();
@@ -51,8 +52,7 @@ impl<H: HeapStrategy, S: Solver> Machine<'_, H, S> {
         let shown = format!("{}#{}{}", table.class(call.method.owner).java_name(), name, desc);
         if !self.config.havoc_unknown {
             // The trace ends here, cut with a reason naming the call; the run goes on.
-            let why = format!("no model: {shown} is not on the class path (--havoc-unknown: a fresh result)");
-            return Ok(vec![Next::Done(st, super::Outcome::Cut(why))]);
+            return Ok(vec![Next::Done(st, super::Outcome::Cut(CutReason::NoModel(shown)))]);
         }
         let mut st = st;
         st.notes.push(format!("havoc: result of {shown} is a fresh symbolic value"));

@@ -27,10 +27,11 @@ use serde::Serialize;
 use crate::budget::Budget;
 use crate::classfile::{ClassId, MethodId};
 use crate::config::Config;
+use crate::cut::CutReason;
 use crate::heap::{Concrete, HeapStrategy, Value};
 use crate::lower::Program;
 use crate::solver::{Solver, SolverStats};
-use crate::term::{Term, TermPool};
+use crate::term::{Term, TermId, TermPool};
 
 pub use explore::{explore, explore_into};
 pub use sequence::{SequenceStats, driver_decisions};
@@ -94,8 +95,8 @@ pub enum Outcome<R> {
     Return(Option<Value<R>>),
     /// An uncaught exception of this class.
     Exception(ClassId),
-    /// A bound cut the trace (`max-depth`, `max-objects`, `max-calls`, `time-limit`).
-    Cut(String),
+    /// A bound, the budget or code the machine does not model cut the trace.
+    Cut(CutReason),
 }
 
 /// A finished trace, independent of the strategy that produced it.
@@ -107,8 +108,8 @@ pub struct Trace {
     pub value: Option<String>,
     /// The exception class (Java name) of an exceptional trace.
     pub exception: Option<String>,
-    /// The bound that cut the trace.
-    pub cut: Option<String>,
+    /// Why the trace was cut (set exactly for [`TraceKind::Cut`]).
+    pub cut: Option<CutReason>,
     /// The program path of the method under test.
     pub path: Vec<Decision>,
     /// With `--inputs api`, the decisions of the call sequence that built the input (the
@@ -231,7 +232,7 @@ pub struct Tally {
     /// Distinct program paths, by a 128-bit digest of the path.
     paths: HashSet<u128>,
     /// The ids of the cut traces, by cut reason.
-    pub cuts: BTreeMap<String, Vec<usize>>,
+    pub cuts: BTreeMap<CutReason, Vec<usize>>,
     /// Finished traces whose input has an array argument, by the length of the longest.
     pub array_lengths: BTreeMap<usize, usize>,
 }
@@ -244,7 +245,9 @@ impl Tally {
             TraceKind::Exception => self.exceptional += 1,
             TraceKind::Cut => {
                 self.cut += 1;
-                self.cuts.entry(t.cut.clone().unwrap_or_default()).or_default().push(t.id);
+                if let Some(why) = &t.cut {
+                    self.cuts.entry(why.clone()).or_default().push(t.id);
+                }
             }
             TraceKind::Return => {}
         }
@@ -423,7 +426,7 @@ pub struct Machine<'p, H: HeapStrategy, S: Solver> {
     pub(crate) budget_cut: std::cell::Cell<Option<crate::budget::Halt>>,
     /// Path-condition entries already printed, by term id, with the value names they were
     /// printed with: traces share prefixes, so each entry is printed once.
-    pub(crate) printed: (Vec<String>, std::collections::HashMap<u32, std::rc::Rc<str>>),
+    pub(crate) printed: (Vec<String>, std::collections::HashMap<TermId, std::rc::Rc<str>>),
     /// The paths whose first trace got a preferred model (`Prefer::FirstOfPath`).
     pub(crate) preferred: std::collections::HashSet<u128>,
     /// The JDK method whose model is running: an exception the model raises is raised inside

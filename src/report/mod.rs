@@ -48,7 +48,7 @@ pub struct Summary {
     pub unknown: usize,
     /// Why the run stopped before exploring everything (`time-limit (10s)`, `interrupted`,
     /// `max-memory (4096 MB)`); its pending states are the traces cut for that reason.
-    pub halted: Option<String>,
+    pub halted: Option<crate::cut::CutReason>,
     /// With `--precondition`: P-searches run, states dropped as beyond the scope, and the
     /// most decisions the precondition made on an input it accepted.
     pub pre_searches: u64,

@@ -6,7 +6,11 @@ use std::fmt::Write;
 use super::{Summary, path_text};
 use crate::classfile::ClassTable;
 use crate::config::Bounds;
+use crate::cut::CutReason;
 use crate::machine::{RunInfo, RunResult, Trace, TraceKind};
+
+/// The ids of a run's cut traces, by cut reason (`machine::Tally::cuts`).
+pub type Cuts = BTreeMap<CutReason, Vec<usize>>;
 
 /// The bounds as one line.
 pub fn bounds_line(b: &Bounds) -> String {
@@ -32,7 +36,10 @@ pub fn outcome(t: &Trace) -> String {
             None => "return".into(),
         },
         TraceKind::Exception => format!("throws {}", t.exception.as_deref().unwrap_or("?")),
-        TraceKind::Cut => format!("cut by {}", t.cut.as_deref().unwrap_or("a bound")),
+        TraceKind::Cut => match &t.cut {
+            Some(why) => format!("cut by {why}"),
+            None => "cut by a bound".into(),
+        },
     }
 }
 
@@ -78,7 +85,7 @@ pub fn trace(table: &ClassTable, info: &RunInfo, t: &Trace) -> String {
 }
 
 /// The last lines: the counts, why the run stopped early, and which traces each bound cut.
-pub fn tail(s: &Summary, cuts: &BTreeMap<String, Vec<usize>>) -> String {
+pub fn tail(s: &Summary, cuts: &Cuts) -> String {
     let mut out = String::new();
     let _ = writeln!(
         out,
@@ -110,7 +117,11 @@ pub fn tail(s: &Summary, cuts: &BTreeMap<String, Vec<usize>>) -> String {
         let _ = writeln!(out, "{line}");
     }
     if !cuts.is_empty() {
-        let parts: Vec<String> = cuts.iter().map(|(why, ids)| format!("{why}: {}", id_ranges(ids))).collect();
+        // Grouped by reason, in the order of the reasons' text.
+        let mut parts: Vec<(String, String)> =
+            cuts.iter().map(|(why, ids)| (why.to_string(), id_ranges(ids))).collect();
+        parts.sort();
+        let parts: Vec<String> = parts.into_iter().map(|(why, ids)| format!("{why}: {ids}")).collect();
         let _ = writeln!(out, "cut traces: {}", parts.join("; "));
     }
     out

@@ -7,7 +7,7 @@ use std::collections::{HashMap, HashSet};
 use std::rc::Rc;
 
 use super::{SatResult, Site, Solver, SolverStats};
-use crate::term::{Assignment, Evaluator, IdBuild, Propagator, Term, Val};
+use crate::term::{Assignment, Evaluator, IdBuild, Propagator, SymbolId, Term, TermId, Val};
 
 /// How many recent models are kept.
 const KEEP: usize = 8;
@@ -36,9 +36,9 @@ pub struct ModelCache<S> {
     /// path condition (for the solver, should a term need more than the assignment fixes).
     pinned: Option<(Assignment, Vec<Term>)>,
     /// Unsatisfiable constraint sets (sorted term ids), newest first.
-    unsat: Vec<Vec<u32>>,
+    unsat: Vec<Vec<TermId>>,
     /// The symbols of each constraint seen, by term id.
-    symbols: HashMap<u32, Rc<[Rc<str>]>, IdBuild>,
+    symbols: HashMap<TermId, Rc<[SymbolId]>, IdBuild>,
     /// The solver of the independent parts, when there is one: the parts then leave the
     /// assertion stack of `inner`, which follows the exploration's path conditions, as it
     /// is (re-asserting a long path condition after each part costs more than the part saves).
@@ -136,25 +136,25 @@ impl<S: Solver> ModelCache<S> {
         if self.unsat.is_empty() {
             return false;
         }
-        let ids: HashSet<u32, IdBuild> = pc.iter().map(Term::id).collect();
+        let ids: HashSet<TermId, IdBuild> = pc.iter().map(Term::id).collect();
         // Newest terms (largest ids) first: where a set is not contained, those are missing.
         self.unsat.iter().any(|set| set.iter().rev().all(|i| ids.contains(i)))
     }
 
     fn remember_unsat(&mut self, part: &[Term]) {
-        let mut set: Vec<u32> = part.iter().map(Term::id).collect();
+        let mut set: Vec<TermId> = part.iter().map(Term::id).collect();
         set.sort_unstable();
         set.dedup();
         self.unsat.insert(0, set);
         self.unsat.truncate(KEEP_UNSAT);
     }
 
-    fn symbols_of(&mut self, t: &Term) -> Rc<[Rc<str>]> {
+    fn symbols_of(&mut self, t: &Term) -> Rc<[SymbolId]> {
         self.symbols.entry(t.id()).or_insert_with(|| t.var_names().into()).clone()
     }
 
     /// The symbols of each constraint of `pc`.
-    fn symbols_each(&mut self, pc: &[Term]) -> Vec<Rc<[Rc<str>]>> {
+    fn symbols_each(&mut self, pc: &[Term]) -> Vec<Rc<[SymbolId]>> {
         pc.iter().map(|t| self.symbols_of(t)).collect()
     }
 
@@ -169,8 +169,8 @@ impl<S: Solver> ModelCache<S> {
     fn dependent_part(
         &mut self,
         pc: &[Term],
-        syms: &[Rc<[Rc<str>]>],
-    ) -> Option<(Vec<Term>, HashSet<Rc<str>>, Assignment)> {
+        syms: &[Rc<[SymbolId]>],
+    ) -> Option<(Vec<Term>, HashSet<SymbolId>, Assignment)> {
         let (c, m) =
             self.models.iter().map(|(m, known)| (super::common_prefix(known, pc), m)).max_by_key(|(c, _)| *c)?;
         if c == 0 || c >= pc.len() {
@@ -182,7 +182,7 @@ impl<S: Solver> ModelCache<S> {
         let mut ev = Evaluator::new(&m);
         let mut taken: Vec<bool> =
             pc.iter().enumerate().map(|(i, t)| i >= c && ev.eval(t) != Some(Val::Bool(true))).collect();
-        let mut reach: HashSet<Rc<str>> =
+        let mut reach: HashSet<SymbolId> =
             syms.iter().zip(&taken).filter(|(_, t)| **t).flat_map(|(s, _)| s.iter().cloned()).collect();
         loop {
             let mut grew = false;

@@ -22,7 +22,9 @@ use std::collections::{BTreeSet, HashMap, HashSet};
 use std::hash::BuildHasherDefault;
 use std::rc::Rc;
 
-use crate::term::{Assignment, BvOp, Evaluator, IdBuild, IdHasher, Memo, Node, Sort, Term, Val, mask};
+use crate::term::{
+    Assignment, BvOp, Evaluator, IdBuild, IdHasher, Memo, Node, Sort, SymbolId, Term, TermId, Val, mask,
+};
 
 /// How many recent symbols are tried, newest first.
 const RECENT: usize = 6;
@@ -38,27 +40,27 @@ pub struct Repairer {
     pc: Vec<Term>,
     /// For each entry, the symbol it defines (`v == e` at the first occurrence of `v`, `v`
     /// not in `e`).
-    defines: Vec<Option<(Rc<str>, Term)>>,
+    defines: Vec<Option<(SymbolId, Term)>>,
     /// The entry where each symbol first occurs.
-    first: HashMap<Rc<str>, usize>,
+    first: HashMap<SymbolId, usize>,
     /// Free (not defined) bit-vector symbols with the entry of their first occurrence.
-    free: Vec<(usize, Rc<str>)>,
+    free: Vec<(usize, SymbolId)>,
     /// Term nodes already walked, with the entry that first reached them: their symbols
     /// are in `first`, so a later entry sharing them (a long chain of stores) walks only
     /// its new nodes.
-    walked: HashMap<u32, usize, BuildHasherDefault<IdHasher>>,
+    walked: HashMap<TermId, usize, BuildHasherDefault<IdHasher>>,
     /// The symbols of each entry (outside array contents), and the entries each occurs in,
     /// in order: the entries a change of a symbol can make true or false.
-    symbols: Vec<Rc<[Rc<str>]>>,
-    occurs: HashMap<Rc<str>, Vec<usize>>,
+    symbols: Vec<Rc<[SymbolId]>>,
+    occurs: HashMap<SymbolId, Vec<usize>>,
     /// The entries that read array contents (heap summaries), in order: any change may
     /// reach them.
     opaque: Vec<usize>,
     /// The symbols of the entries seen, by term id (depth-first queries come back to them),
     /// and whether they read array contents.
-    symbols_of: HashMap<u32, (Rc<[Rc<str>]>, bool), BuildHasherDefault<IdHasher>>,
+    symbols_of: HashMap<TermId, (Rc<[SymbolId]>, bool), BuildHasherDefault<IdHasher>>,
     /// The nodes [`Repairer::walk_new`] has seen (kept for its room).
-    seen: HashSet<u32, BuildHasherDefault<IdHasher>>,
+    seen: HashSet<TermId, BuildHasherDefault<IdHasher>>,
     /// Set when the run's budget is spent: a repair then gives up.
     pub(super) interrupt: crate::budget::Interrupt,
 }
@@ -66,7 +68,7 @@ pub struct Repairer {
 /// A repair under way: the changes made so far, with the defined symbols recomputed (over
 /// the base model), and the entries from the first one they reach that they falsify.
 struct Walk {
-    overlay: HashMap<Rc<str>, Val, IdBuild>,
+    overlay: HashMap<SymbolId, Val, IdBuild>,
     falsified: BTreeSet<usize>,
     /// The first entry the changes may reach: the base satisfies every entry before it.
     from: usize,
@@ -75,7 +77,7 @@ struct Walk {
 /// A change a repair walk tries: `to.0` (first occurring in entry `first`) set to `to.1`
 /// to make entry `fix` true, leaving at most `limit` entries false.
 struct Change<'a> {
-    to: (&'a Rc<str>, u64),
+    to: (&'a SymbolId, u64),
     first: usize,
     fix: usize,
     limit: usize,
@@ -83,8 +85,8 @@ struct Change<'a> {
 
 /// The symbols of `t` outside array contents (heap summaries: walking their chains of
 /// stores would cost every entry their length), and whether it has array contents.
-fn entry_symbols(t: &Term) -> (Rc<[Rc<str>]>, bool) {
-    let mut seen: HashSet<u32, BuildHasherDefault<IdHasher>> = HashSet::default();
+fn entry_symbols(t: &Term) -> (Rc<[SymbolId]>, bool) {
+    let mut seen: HashSet<TermId, BuildHasherDefault<IdHasher>> = HashSet::default();
     let mut out = Vec::new();
     let mut opaque = false;
     let mut stack = vec![t];
@@ -146,13 +148,13 @@ fn around(v: u64, w: u32) -> [u64; 3] {
 }
 
 /// `base` with the values of `overlay` in place of its own.
-fn with_overlay(base: &Assignment, overlay: HashMap<Rc<str>, Val, IdBuild>) -> Assignment {
+fn with_overlay(base: &Assignment, overlay: HashMap<SymbolId, Val, IdBuild>) -> Assignment {
     let mut out = base.clone();
     out.values.extend(overlay);
     out
 }
 
-fn var_name(t: &Term) -> Option<Rc<str>> {
+fn var_name(t: &Term) -> Option<SymbolId> {
     match t.node() {
         Node::Var(n, _) => Some(n.clone()),
         _ => None,
@@ -228,7 +230,7 @@ impl Repairer {
     /// The nodes of `t` not walked yet (into `ids`), and the symbols among them (into `vars`).
     /// A symbol that first occurs in `t` is among them: every walked node's symbols occur in
     /// an earlier entry.
-    fn new_nodes<'t>(&mut self, t: &'t Term, ids: &mut Vec<u32>, vars: &mut Vec<&'t Term>) {
+    fn new_nodes<'t>(&mut self, t: &'t Term, ids: &mut Vec<TermId>, vars: &mut Vec<&'t Term>) {
         self.walk_new(t, |x| {
             ids.push(x.id());
             if let Node::Var(..) = x.node() {
@@ -285,7 +287,7 @@ impl Repairer {
         let mut out = BTreeSet::new();
         let mut near = Vec::new();
         let mut width = 0;
-        let mut visited: HashSet<u32, BuildHasherDefault<IdHasher>> = HashSet::default();
+        let mut visited: HashSet<TermId, BuildHasherDefault<IdHasher>> = HashSet::default();
         let entries = self.occurs.get(name).map(Vec::as_slice).unwrap_or_default();
         let first = entries.contains(&bad).then_some(bad);
         let order = first.into_iter().chain(entries.iter().copied().filter(|i| Some(*i) != first));
@@ -367,9 +369,9 @@ impl Repairer {
 
     /// The symbols that `named` (those of one entry) depend on: themselves, and those of
     /// their definitions, transitively.
-    fn depends(&self, named: &HashSet<Rc<str>>) -> HashSet<Rc<str>> {
+    fn depends(&self, named: &HashSet<SymbolId>) -> HashSet<SymbolId> {
         let mut out = HashSet::new();
-        let mut todo: Vec<Rc<str>> = named.iter().cloned().collect();
+        let mut todo: Vec<SymbolId> = named.iter().cloned().collect();
         while let Some(n) = todo.pop() {
             if !out.insert(n.clone()) {
                 continue;
@@ -400,14 +402,14 @@ impl Repairer {
         if walk.falsified.is_empty() {
             return Some(with_overlay(base, walk.overlay));
         }
-        let mut changed: Vec<Rc<str>> = Vec::new();
+        let mut changed: Vec<SymbolId> = Vec::new();
         let mut tried = 0;
         for step in 0..STEPS {
             if self.interrupt.is_set() {
                 return None;
             }
             let bad = *walk.falsified.first()?;
-            let mut best: Option<(Walk, Rc<str>)> = None;
+            let mut best: Option<(Walk, SymbolId)> = None;
             let mut ev = self.evaluator(base, &walk.overlay);
             // What no candidate's change reaches is evaluated once for them all.
             let mut shared = Memo::default();
@@ -448,14 +450,14 @@ impl Repairer {
     }
 
     /// Whether `name` is a free (not defined) symbol of the path condition.
-    fn is_free(&self, name: &Rc<str>) -> bool {
+    fn is_free(&self, name: &SymbolId) -> bool {
         self.first
             .get(name)
             .is_some_and(|i| self.defines.get(*i).is_some_and(|d| d.as_ref().is_none_or(|(n, _)| n != name)))
     }
 
     /// An evaluator over `base` with `overlay` applied.
-    fn evaluator<'a>(&self, base: &'a Assignment, overlay: &HashMap<Rc<str>, Val, IdBuild>) -> Evaluator<'a> {
+    fn evaluator<'a>(&self, base: &'a Assignment, overlay: &HashMap<SymbolId, Val, IdBuild>) -> Evaluator<'a> {
         let mut ev = Evaluator::new(base);
         for (n, v) in overlay {
             ev.set(n.clone(), v.clone());
@@ -574,14 +576,14 @@ impl Repairer {
     /// P-search fixes pointer choices the exploration made long before); with `deep`, then
     /// the older ones it depends on through definitions (a cardinality bound names only
     /// the existence of locations).
-    fn candidates(&self, bad: usize, deep: bool) -> Vec<(usize, Rc<str>)> {
+    fn candidates(&self, bad: usize, deep: bool) -> Vec<(usize, SymbolId)> {
         let Some(t) = self.pc.get(bad) else { return Vec::new() };
-        let named: HashSet<Rc<str>> = t.var_names().into_iter().collect();
+        let named: HashSet<SymbolId> = t.var_names().into_iter().collect();
         let deps = self.depends(&named);
         let newest = self.free.iter().rev();
-        let mut out: Vec<(usize, Rc<str>)> =
+        let mut out: Vec<(usize, SymbolId)> =
             newest.clone().take(RECENT).filter(|(_, n)| deps.contains(n)).cloned().collect();
-        let older: Vec<&(usize, Rc<str>)> = newest.skip(RECENT).filter(|(_, n)| deps.contains(n)).collect();
+        let older: Vec<&(usize, SymbolId)> = newest.skip(RECENT).filter(|(_, n)| deps.contains(n)).collect();
         out.extend(older.iter().filter(|(_, n)| named.contains(n)).map(|x| (*x).clone()));
         if deep {
             out.extend(older.iter().filter(|(_, n)| !named.contains(n)).map(|x| (*x).clone()));
@@ -593,7 +595,7 @@ impl Repairer {
     /// its value under `ev`: null first, then the newest locations (a fresh object before
     /// an alias), then the values of what the symbol is compared with, in entry `bad`
     /// (the one the change is for) first.
-    fn values(&self, name: &Rc<str>, first: usize, bad: usize, ev: &mut Evaluator) -> Vec<u64> {
+    fn values(&self, name: &SymbolId, first: usize, bad: usize, ev: &mut Evaluator) -> Vec<u64> {
         // A symbol the assignment leaves out is 0 (see `Evaluator`).
         let now = ev.value_of(name).cloned().unwrap_or(Val::Bv(0));
         let (ks, near) = self.constants(name, &now, first, bad, ev);
@@ -627,8 +629,8 @@ mod tests {
         let d = p.eq(&r, &def);
         let rnull = p.eq(&r, &zero);
         let mut base = Assignment::default();
-        base.values.insert(Rc::from("c"), Val::Bv(2));
-        base.values.insert(Rc::from("r"), Val::Bv(2));
+        base.values.insert(SymbolId::from("c"), Val::Bv(2));
+        base.values.insert(SymbolId::from("r"), Val::Bv(2));
         let m = Repairer::default().repair(&base, &[], &[dom, d, rnull]).unwrap();
         assert_eq!(m.get("c"), Some(&Val::Bv(0)));
         assert_eq!(m.get("r"), Some(&Val::Bv(0)));
@@ -648,7 +650,7 @@ mod tests {
         let less = p.slt(&key, &b);
         let mut base = Assignment::default();
         for (n, v) in [("key", 7), ("c", 2), ("a", 0), ("b", 0)] {
-            base.values.insert(Rc::from(n), Val::Bv(v));
+            base.values.insert(SymbolId::from(n), Val::Bv(v));
         }
         // The value set keeps its location (c); a key takes a value it is compared with.
         let mut r = Repairer::default();
@@ -669,12 +671,12 @@ mod tests {
         let is2 = p.eq(&c, &two);
         let mut pc = vec![is2.clone()];
         let mut base = Assignment::default();
-        base.values.insert(Rc::from("c"), Val::Bv(2));
+        base.values.insert(SymbolId::from("c"), Val::Bv(2));
         // More newer symbols than the repair tries by recency.
         for i in 0..=RECENT {
             let s = p.var(&format!("s{i}"), Sort::Bv(8));
             pc.push(p.ne(&s, &zero));
-            base.values.insert(Rc::from(format!("s{i}").as_str()), Val::Bv(1));
+            base.values.insert(SymbolId::from(format!("s{i}").as_str()), Val::Bv(1));
         }
         let is0 = p.eq(&c, &zero);
         pc[0] = p.or2(&is2, &is0);
@@ -711,10 +713,10 @@ mod tests {
         pc.push(left8);
         let mut base = Assignment::default();
         for (n, v) in [("right", 4), ("left", 0)] {
-            base.values.insert(Rc::from(n), Val::Bv(v));
+            base.values.insert(SymbolId::from(n), Val::Bv(v));
         }
-        base.values.insert(Rc::from("L4.exists"), Val::Bool(true));
-        base.values.insert(Rc::from("L8.exists"), Val::Bool(false));
+        base.values.insert(SymbolId::from("L4.exists"), Val::Bool(true));
+        base.values.insert(SymbolId::from("L8.exists"), Val::Bool(false));
         let known = &pc[..pc.len() - 1];
         let m = Repairer::default().repair(&base, known, &pc).unwrap();
         assert!(pc.iter().all(|t| m.eval_bool(t) == Some(true)));
@@ -746,7 +748,7 @@ mod tests {
         let read = p.select(&stored, &two);
         let hit = p.eq(&read, &seven);
         let mut base = Assignment::default();
-        base.values.insert(Rc::from("p"), Val::Bv(1));
+        base.values.insert(SymbolId::from("p"), Val::Bv(1));
         let pc = [dom.clone(), hit.clone()];
         let m = Repairer::default().repair(&base, std::slice::from_ref(&dom), &pc).unwrap();
         assert_eq!((m.get("p"), m.eval_bool(&hit)), (Some(&Val::Bv(2)), Some(true)));
@@ -776,7 +778,7 @@ mod tests {
         let empty = p.eq(&size, &zero);
         let nonempty = p.not(&empty);
         let mut base = Assignment::default();
-        base.values.insert(Rc::from("L5.level"), Val::Bv(1));
+        base.values.insert(SymbolId::from("L5.level"), Val::Bv(1));
         let m = Repairer::default().repair(&base, &[], std::slice::from_ref(&not1)).unwrap();
         assert_eq!(m.get("L5.level"), Some(&Val::Bv(2)));
         let m = Repairer::default().repair(&Assignment::default(), &[], &[nonempty]).unwrap();
@@ -811,7 +813,7 @@ mod tests {
         let bounds: Vec<Term> = (1..=21).map(|n| p.bv(32, n)).collect();
         let pc: Vec<Term> = bounds.iter().map(|n| p.cmp(BvCmp::Sle, n, &size)).collect();
         let mut base = Assignment::default();
-        base.values.insert(Rc::from("this.size"), Val::Bv(20));
+        base.values.insert(SymbolId::from("this.size"), Val::Bv(20));
         let m = Repairer::default().repair_within(&base, &pc[..20], &pc, 3).unwrap();
         assert!(pc.iter().all(|t| m.eval_bool(t) == Some(true)));
     }
@@ -826,7 +828,7 @@ mod tests {
         let next = p.bin(BvOp::Add, &size, &one);
         let wraps = p.cmp(BvCmp::Sle, &next, &size);
         let mut base = Assignment::default();
-        base.values.insert(Rc::from("this.size"), Val::Bv(0));
+        base.values.insert(SymbolId::from("this.size"), Val::Bv(0));
         let m = Repairer::default().repair(&base, &[], std::slice::from_ref(&wraps)).unwrap();
         assert_eq!(m.get("this.size"), Some(&Val::Bv(0x7fff_ffff)));
     }
@@ -843,7 +845,7 @@ mod tests {
         let step = p.eq(&l2, &below);
         let mut base = Assignment::default();
         for (n, v) in [("L1.level", 5), ("L2.level", 0)] {
-            base.values.insert(Rc::from(n), Val::Bv(v));
+            base.values.insert(SymbolId::from(n), Val::Bv(v));
         }
         let m = Repairer::default().repair(&base, std::slice::from_ref(&leaf), &[leaf.clone(), step]).unwrap();
         assert_eq!((m.get("L1.level"), m.get("L2.level")), (Some(&Val::Bv(1)), Some(&Val::Bv(0))));
@@ -864,7 +866,7 @@ mod tests {
         let new = p.eq(&one, &a);
         let mut base = Assignment::default();
         for (n, v) in [("c", 2), ("a", 2), ("b", 1)] {
-            base.values.insert(Rc::from(n), Val::Bv(v));
+            base.values.insert(SymbolId::from(n), Val::Bv(v));
         }
         let m = Repairer::default().repair(&base, std::slice::from_ref(&taller), &[taller.clone(), new]).unwrap();
         assert_eq!((m.get("a"), m.get("b")), (Some(&Val::Bv(1)), Some(&Val::Bv(0))));

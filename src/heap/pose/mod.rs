@@ -27,7 +27,7 @@ use crate::heap::{
     Alt, Concrete, Ctx, Cut, HeapStrategy, Nullness, ObjKind, Roots, Test, Value, compatible, fields_of, fresh_kinds,
     with_cut,
 };
-use crate::term::{Assignment, BvCmp, Sort, Term, Val};
+use crate::term::{Assignment, BvCmp, Sort, Term, TermId, Val};
 use crate::{Error, Result};
 use chain::{KeyLog, chain, ite_value, sole_kind};
 
@@ -134,7 +134,7 @@ impl PoseHeap {
     /// disjunction of the ite paths that select the leaf, and it stays linear in size.
     pub fn leaves(&self, cx: &mut Ctx<'_>, r: &Term) -> Result<Vec<(Term, Leaf)>> {
         let mut out: Vec<(Term, Leaf)> = Vec::new();
-        let mut seen: HashSet<u32> = HashSet::new();
+        let mut seen: HashSet<TermId> = HashSet::new();
         let mut stack: Vec<&Term> = vec![r];
         while let Some(t) = stack.pop() {
             if !seen.insert(t.id()) {

@@ -25,7 +25,7 @@ use z3::ast::{Array, Ast, BV, Bool, Dynamic};
 use z3::{Params, SatResult as ZSat, Sort as ZSort};
 
 use super::{SatResult, Solver, SolverStats};
-use crate::term::{Assignment, BvCmp, BvOp, Node, Sort, Term, Val};
+use crate::term::{Assignment, BvCmp, BvOp, Node, Sort, SymbolId, Term, TermId, Val};
 pub use watch::isolated;
 use watch::{THREAD_WATCH, Watch, now_us};
 
@@ -45,13 +45,13 @@ pub struct Z3Solver {
     /// added, not one constraint, so a pop after a query removes one level.
     scopes: Vec<usize>,
     /// Translation cache, by term id.
-    cache: HashMap<u32, Dynamic>,
+    cache: HashMap<TermId, Dynamic>,
     /// Scalar symbols translated so far, for model extraction.
     vars: Vec<(Term, Dynamic)>,
     /// The position in `vars` of each scalar symbol, by its name in Z3 ([`Z3Solver::z3_name`]).
     var_index: HashMap<Rc<str>, usize>,
     /// The sort of the first symbol translated under each name (see [`Z3Solver::z3_name`]).
-    first_sort: HashMap<Rc<str>, Sort>,
+    first_sort: HashMap<SymbolId, Sort>,
     /// Whether some symbol has a name of its own in Z3 (a second sort under its name).
     renamed: bool,
     /// Whether a model values every symbol translated so far ([`Z3Solver::valuing_every_symbol`]).
@@ -339,7 +339,7 @@ impl Z3Solver {
             self.floats.0 |= matches!(t.node(), Node::FpBin(..) | Node::FpConv(..));
             if let Node::Var(name, sort @ (Sort::Bool | Sort::Bv(_))) = t.node() {
                 let z3_name = self.z3_name(name, *sort);
-                self.renamed |= z3_name != *name;
+                self.renamed |= *z3_name != **name;
                 self.var_index.insert(z3_name, self.vars.len());
                 self.vars.push((t.clone(), d.clone()));
             }
@@ -353,10 +353,10 @@ impl Z3Solver {
     /// of one name and different sorts apart, but a model names them alike, and the model
     /// of one query must not read another query's symbol (a field `value` of an `Integer`
     /// in one trace, of a map entry in the next).
-    fn z3_name(&self, name: &Rc<str>, sort: Sort) -> Rc<str> {
+    fn z3_name(&self, name: &SymbolId, sort: Sort) -> Rc<str> {
         match self.first_sort.get(name) {
             Some(first) if *first != sort => Rc::from(format!("{name}#{sort:?}")),
-            _ => name.clone(),
+            _ => name.shared_name(),
         }
     }
 
