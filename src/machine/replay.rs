@@ -158,7 +158,9 @@ fn compare(program: &Program, result: &RunInfo, t: &Trace, r: &Trace) -> Result<
     if r.kind != t.kind || r.exception != t.exception {
         let end = |t: &Trace| match (&t.kind, &t.exception) {
             (_, Some(x)) => format!("throwing {x}"),
-            (super::TraceKind::Cut, None) => format!("cut ({})", t.cut.as_deref().unwrap_or("")),
+            (super::TraceKind::Cut, None) => {
+                format!("cut ({})", t.cut.as_ref().map(ToString::to_string).unwrap_or_default())
+            }
             _ => "returning".to_string(),
         };
         return Err(fail(format!("the replay ended {}, the trace {}", end(r), end(t))));
