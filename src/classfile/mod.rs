@@ -338,7 +338,32 @@ impl ClassTable {
             let mut image = self.jdk_image.borrow_mut();
             image.as_mut()?.class(name).ok()??
         };
-        parse::add_jdk_class(self, &src).ok()
+        parse::add_jdk_class(self, &src, None).ok()
+    }
+
+    /// The JDK's code of static method `name desc` of `owner`, a class the models describe
+    /// (a phantom) when no model covers that method (`Objects.checkIndex`, `Long.bitCount`): the
+    /// JDK's class file, read once into a class of its own (`uberlazy/jdk/...`) so that the
+    /// phantom keeps the models' fields; its calls to the class's other static methods come
+    /// back through the phantom.
+    pub fn jdk_static_code(&self, owner: ClassId, name: &str, desc: &MethodDesc) -> Option<MethodId> {
+        let class = self.class(owner);
+        if class.loaded || !jdk::modelled(&class.name) {
+            return None;
+        }
+        let shadow = format!("uberlazy/jdk/{}", class.name);
+        let id = match self.lookup(&shadow) {
+            Some(id) => id,
+            None => {
+                let src = {
+                    let mut image = self.jdk_image.borrow_mut();
+                    image.as_mut()?.class(&class.name).ok()??
+                };
+                parse::add_jdk_class(self, &src, Some(&shadow)).ok()?
+            }
+        };
+        let m = self.declared_method(id, name, desc)?;
+        (self.method(m).is_static() && self.method(m).has_code).then_some(m)
     }
 
     /// The class named `name` (internal `a/b/C` or Java `a.b.C`), read from the installed

@@ -255,8 +255,11 @@ pub fn add_class(t: &mut ClassTable, src: &ClassSource) -> Result<()> {
 /// Adds the class in `src`, whose name the table does not know yet, through a shared
 /// reference: its superclass and interfaces are interned first (which may load them), then
 /// the class is added whole as a JDK class (`jdk`, never listed nor an input's class).
-pub fn add_jdk_class(t: &ClassTable, src: &ClassSource) -> Result<super::ClassId> {
-    let p = parsed(src)?;
+pub fn add_jdk_class(t: &ClassTable, src: &ClassSource, rename: Option<&str>) -> Result<super::ClassId> {
+    let mut p = parsed(src)?;
+    if let Some(name) = rename {
+        p.name = name.to_string();
+    }
     let super_class = p.super_class.as_ref().map(|s| t.intern(s));
     let interfaces: Vec<super::ClassId> = p.interfaces.iter().map(|i| t.intern(i)).collect();
     if let Some(known) = t.lookup(&p.name) {

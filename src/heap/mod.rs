@@ -216,6 +216,14 @@ pub trait HeapStrategy {
     /// Splits a reference about to be dereferenced into null / non-null.
     fn null_split(&self, cx: &mut Ctx<'_>, heap: &Self::Heap, r: &Self::Ref) -> Result<Vec<Alt<Self::Heap, Nullness>>>;
 
+    /// A 32-bit term whose value tells the object `r` denotes apart from every other object
+    /// of the heap (its number), when the strategy has one; the same object always gives the
+    /// same term. A precondition's identity hash codes are made from it, so that a visited set
+    /// of input objects finds an object it holds.
+    fn identity(&self, _cx: &mut Ctx<'_>, _heap: &Self::Heap, _r: &Self::Ref) -> Option<Term> {
+        None
+    }
+
     /// Reference equality `a == b` (either may be null).
     fn ref_eq(
         &self,

@@ -170,6 +170,15 @@ impl<H: HeapStrategy, S: Solver> Machine<'_, H, S> {
             if let Some(model) = table.java_model(call.method.owner, &call.method.name, &call.method.desc) {
                 return self.invoke_target(st, dst, call, Some(model), args);
             }
+            // A static method of a class the models describe that no model covers runs the
+            // JDK's code (the class is not initialized: its statics are the models').
+            let owner_name = &table.class(call.method.owner).name;
+            if resolved.is_none()
+                && crate::models::lookup(owner_name, &call.method.name, &call.method.desc.descriptor()).is_none()
+                && let Some(code) = table.jdk_static_code(call.method.owner, &call.method.name, &call.method.desc)
+            {
+                return self.invoke_target(st, dst, call, Some(code), args);
+            }
             let owner = resolved.map(|m| table.method(m).owner).unwrap_or(call.method.owner);
             let st = match self.ensure_init(st, owner)? {
                 Ok(s) => s,

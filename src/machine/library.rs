@@ -161,6 +161,19 @@ impl<H: HeapStrategy, S: Solver> Machine<'_, H, S> {
             Model::Store { class, fields } => self.set_fields(st, dst, args, class, fields)?,
             Model::Load { class, field } => self.read_field(st, dst, args, class, field)?,
             Model::IdentityEquals => self.identity_equals(st, dst, args)?,
+            // Inside the precondition an identity hash is a function of the object: a visited
+            // set of input objects works, and the precondition's result, which a test checks,
+            // does not depend on which hash each object gets.
+            Model::IdentityHash
+                if Self::in_precondition(&st)
+                    && let Some(Value::Ref(r)) = args.first()
+                    && let Some(id) = self.strategy.identity(cx!(self), &st.heap, r) =>
+            {
+                let id = if id.width() == 32 { id } else { self.terms.extract(31, 0, &id) };
+                let k = self.terms.bv(32, i64::from(IDENTITY_MIX as i32));
+                let h = self.terms.bin(crate::term::BvOp::Mul, &id, &k);
+                vec![self.finish_call(st, dst, Some(Value::Int(h)))]
+            }
             Model::IdentityHash => {
                 let mut st = st;
                 let n = st.notes.len();
@@ -329,3 +342,8 @@ impl<H: HeapStrategy, S: Solver> Machine<'_, H, S> {
         })
     }
 }
+
+/// The odd constant a precondition's identity hash multiplies an object's number by (the
+/// golden ratio's, as `ThreadLocal` spreads its hashes), so that neighbours fall in other
+/// buckets of a hash table.
+const IDENTITY_MIX: u32 = 0x9e37_79b9;

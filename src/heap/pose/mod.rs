@@ -380,6 +380,10 @@ impl HeapStrategy for Pose {
         "pose"
     }
 
+    fn identity(&self, _cx: &mut Ctx<'_>, _heap: &PoseHeap, r: &Term) -> Option<Term> {
+        Some(r.clone())
+    }
+
     fn new_heap(&self, _cx: &mut Ctx<'_>) -> PoseHeap {
         PoseHeap::default()
     }

@@ -763,6 +763,10 @@ impl HeapStrategy for Uber {
         true
     }
 
+    fn identity(&self, _cx: &mut Ctx<'_>, heap: &UberHeap, r: &RefId) -> Option<Term> {
+        heap.node(*r).ok().map(|n| n.ptr.clone())
+    }
+
     fn input_view(&self, cx: &mut Ctx<'_>, heap: &UberHeap) -> Result<UberHeap> {
         let mut h = heap.input_view(cx)?;
         h.pointwise = true;
