@@ -39,6 +39,9 @@ pub enum CutReason {
     /// `no model: M is not on the class path ...`: a call to a method (shown as
     /// `pkg.Class#name(desc)`) with neither code nor a model, without `--havoc-unknown`.
     NoModel(String),
+    /// `no model: M is native ...`: a call to a native method of the JDK (no bytecode) that no
+    /// model covers, without `--havoc-unknown`.
+    NativeWithoutModel(String),
     /// `no model: field F is not on the class path`: a field (shown as
     /// `pkg.Class.name:desc`) of a class neither on the class path nor modelled.
     NoModelField(String),
@@ -86,6 +89,9 @@ impl fmt::Display for CutReason {
             ),
             CutReason::NoModel(m) => {
                 write!(f, "no model: {m} is not on the class path (--havoc-unknown: a fresh result)")
+            }
+            CutReason::NativeWithoutModel(m) => {
+                write!(f, "no model: {m} is native, without a model (--havoc-unknown: a fresh result)")
             }
             CutReason::NoModelField(field) => write!(f, "no model: field {field} is not on the class path"),
             CutReason::Unsupported(what) => write!(f, "unsupported: {what}"),
@@ -151,6 +157,10 @@ mod tests {
             (
                 CutReason::NoModel(m.clone()),
                 "no model: p.C#m()V is not on the class path (--havoc-unknown: a fresh result)",
+            ),
+            (
+                CutReason::NativeWithoutModel(m.clone()),
+                "no model: p.C#m()V is native, without a model (--havoc-unknown: a fresh result)",
             ),
             (CutReason::NoModelField("p.C.f:I".into()), "no model: field p.C.f:I is not on the class path"),
             (Unsupported::FloatRemainder.into(), "unsupported: floating-point remainder"),

@@ -97,6 +97,12 @@ pub enum Error {
     /// An output a flag names that cannot be written (checked before any work).
     #[error("{flag} {path}: {msg}")]
     OutputFlag { flag: &'static str, path: PathBuf, msg: String },
+    /// Every input was left without a verdict because the precondition's runs were cut (a
+    /// missing model, a bound): the precondition cannot run on this code as configured.
+    #[error(
+        "--precondition {precondition} accepted no input of {method}: its runs were cut ({reasons}), so it could not decide any input"
+    )]
+    PreconditionCut { precondition: String, method: String, reasons: String },
     /// A command-line value that is malformed (method spec, strategy list, ...).
     #[error("{0}")]
     Usage(String),

@@ -393,3 +393,50 @@ fn foreign_code_passes_with_and_without_assertions() {
     let (ok, out) = junit_with(dir.path(), "testdata/foreign.jar", "4", "");
     assert!(ok, "JUnit 4 without -ea:\n{out}");
 }
+
+/// An invariant that keeps the objects it visited in a `java.util.HashSet` (the JDK's own code
+/// runs, and inside the precondition an object's identity hash is a function of the object):
+/// lazy initialization finds the lists a circular list of one, two and three entries has, and
+/// every strategy's tests pass with each input valid.
+#[test]
+fn an_invariant_with_a_visited_hash_set_runs() {
+    let traces = |scope: &str| {
+        let o = uberlazy(&[
+            "run",
+            "--cp",
+            "testdata/foreign.jar",
+            "foreign.Ring#remove",
+            "--strategy",
+            "lazy",
+            "--precondition",
+            "repOK",
+            "--max-objects",
+            scope,
+            "--json",
+        ]);
+        assert!(o.status.success(), "{}", text(&o));
+        let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+        v["traces"].as_u64().unwrap()
+    };
+    assert_eq!([traces("2"), traces("3"), traces("4")], [1, 3, 6]);
+    for s in STRATEGIES {
+        let dir = tempfile::tempdir().unwrap();
+        let extra = ["--precondition", "repOK", "--max-objects", "4"];
+        let (tests, _, _) = generate("foreign", &["foreign.Ring"], s, dir.path(), &extra);
+        assert!(tests >= 3, "{s}: {tests} tests");
+        let (ok, out) = junit(dir.path(), "testdata/foreign.jar", "5");
+        assert!(ok, "{s}: an input violates repOK or a test fails:\n{out}");
+    }
+}
+
+/// A precondition whose runs are all cut (a native method no model covers) rejects nothing:
+/// the run says so and fails, naming the precondition and the call, instead of reporting no
+/// trace as if no input were valid.
+#[test]
+fn a_precondition_that_cannot_run_is_an_error() {
+    let o = uberlazy(&["run", "--cp", "testdata/foreign.jar", "foreign.Locked#next", "--precondition", "repOK"]);
+    let t = text(&o);
+    assert_eq!(o.status.code(), Some(2), "{t}");
+    assert!(t.contains("--precondition repOK accepted no input of foreign.Locked#next()I"), "{t}");
+    assert!(t.contains("java.lang.Thread#holdsLock(Ljava/lang/Object;)Z is native"), "{t}");
+}

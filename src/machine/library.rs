@@ -27,8 +27,10 @@ impl<H: HeapStrategy, S: Solver> Machine<'_, H, S> {
         args: Vec<Value<H::Ref>>,
     ) -> Result<Vec<Next<H>>> {
         let table = &self.program.table;
+        // A native of the JDK has a model or none; one of the class path is not run.
         if let Some(t) = target
             && table.class(table.method(t).owner).loaded
+            && !table.class(table.method(t).owner).jdk
         {
             let why = Unsupported::AbstractOrNative(table.method_display(t)).into();
             return Ok(vec![Next::Done(st, super::Outcome::Cut(why))]);
@@ -52,7 +54,13 @@ impl<H: HeapStrategy, S: Solver> Machine<'_, H, S> {
         let shown = format!("{}#{}{}", table.class(call.method.owner).java_name(), name, desc);
         if !self.config.havoc_unknown {
             // The trace ends here, cut with a reason naming the call; the run goes on.
-            return Ok(vec![Next::Done(st, super::Outcome::Cut(CutReason::NoModel(shown)))]);
+            let why = match target {
+                Some(t) if table.class(table.method(t).owner).loaded => {
+                    CutReason::NativeWithoutModel(table.method_display(t))
+                }
+                _ => CutReason::NoModel(shown),
+            };
+            return Ok(vec![Next::Done(st, super::Outcome::Cut(why))]);
         }
         let mut st = st;
         st.notes.push(format!("havoc: result of {shown} is a fresh symbolic value"));
@@ -169,7 +177,11 @@ impl<H: HeapStrategy, S: Solver> Machine<'_, H, S> {
                     && let Some(Value::Ref(r)) = args.first()
                     && let Some(id) = self.strategy.identity(cx!(self), &st.heap, r) =>
             {
-                let id = if id.width() == 32 { id } else { self.terms.extract(31, 0, &id) };
+                let id = match id.width() {
+                    32 => id,
+                    w if w < 32 => self.terms.zext(32 - w, &id),
+                    _ => self.terms.extract(31, 0, &id),
+                };
                 let k = self.terms.bv(32, i64::from(IDENTITY_MIX as i32));
                 let h = self.terms.bin(crate::term::BvOp::Mul, &id, &k);
                 vec![self.finish_call(st, dst, Some(Value::Int(h)))]

@@ -203,6 +203,10 @@ pub struct Stats {
     /// The most steps a P-search took that settled its question (compare with
     /// `--precondition-steps`).
     pub pre_max_steps: u64,
+    /// Runs of the precondition that a bound, a missing model or an unsupported instruction
+    /// cut, by reason: such an input is not accepted, but the precondition did not reject
+    /// it either (the scope and the fuse, which decide validity, are not counted).
+    pub pre_cut: BTreeMap<crate::cut::CutReason, u64>,
     pub time_ms: u64,
     /// Instructions executed over all states.
     pub steps: u64,
@@ -339,6 +343,9 @@ impl RunResult {
         s.beyond_scope += o.beyond_scope;
         s.pre_max_decisions = s.pre_max_decisions.max(o.pre_max_decisions);
         s.pre_max_steps = s.pre_max_steps.max(o.pre_max_steps);
+        for (why, n) in o.pre_cut {
+            *s.pre_cut.entry(why).or_default() += n;
+        }
         s.time_ms += o.time_ms;
         s.steps += o.steps;
         self.halted = self.halted.or(other.halted);

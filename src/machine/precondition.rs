@@ -333,6 +333,13 @@ impl<H: HeapStrategy, S: Solver> Machine<'_, H, S> {
                                 return Ok(found);
                             }
                         }
+                        // A path of P that something other than the scope or the fuse cut
+                        // is no witness, and is counted: P could not decide that input.
+                        Next::Done(_, Outcome::Cut(why))
+                            if !matches!(why, CutReason::MaxObjects(_) | CutReason::PreconditionFuse(_)) =>
+                        {
+                            *self.stats.pre_cut.entry(why).or_default() += 1;
+                        }
                         // P threw, a path needed an object beyond the scope or ran past the
                         // fuse: no witness.
                         Next::Done(..) | Next::Rejected | Next::Pruned => {}

@@ -138,6 +138,9 @@ pub fn lookup(class: &str, name: &str, desc: &str) -> Option<Model> {
     const THROWABLE: &str = "java/lang/Throwable";
     Some(match (class, name, desc) {
         ("java/lang/Object", "<init>", "()V") | ("java/lang/Throwable", "<init>", "()V") => Model::Nothing,
+        // The JDK's class initializers link their natives (`Thread`, `System`, `Unsafe`): nothing
+        // a Java program can observe.
+        (_, "registerNatives" | "initIDs", "()V") => Model::Nothing,
         ("java/lang/Throwable", "<init>", "(Ljava/lang/String;)V") => {
             Model::Store { class: THROWABLE, fields: &[(1, "detailMessage")] }
         }

@@ -107,6 +107,9 @@ pub fn tail(s: &Summary, cuts: &Cuts) -> String {
             s.bounds.precondition_steps
         );
     }
+    if let Some(line) = precondition_cut_line(s) {
+        let _ = writeln!(out, "{line}");
+    }
     if let Some(q) = &s.sequences {
         let _ = writeln!(out, "{}", sequences_line(q));
     }
@@ -125,6 +128,15 @@ pub fn tail(s: &Summary, cuts: &Cuts) -> String {
         let _ = writeln!(out, "cut traces: {}", parts.join("; "));
     }
     out
+}
+
+/// The runs of the precondition that were cut, by reason, when there were any.
+pub fn precondition_cut_line(s: &Summary) -> Option<String> {
+    if s.precondition_cut.is_empty() {
+        return None;
+    }
+    let parts: Vec<String> = s.precondition_cut.iter().map(|(why, n)| format!("{why}: {n}")).collect();
+    Some(format!("precondition runs cut (their inputs neither accepted nor rejected): {}", parts.join("; ")))
 }
 
 /// Why a run has so many traces, when most take an input array of the longest length

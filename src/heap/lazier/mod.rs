@@ -269,8 +269,8 @@ impl HeapStrategy for Lazier {
         true
     }
 
-    fn identity(&self, cx: &mut Ctx<'_>, _heap: &LazyHeap, r: &LRef) -> Option<Term> {
-        match r {
+    fn identity(&self, cx: &mut Ctx<'_>, heap: &LazyHeap, r: &LRef) -> Option<Term> {
+        match heap.follow(r) {
             LRef::Obj(o) => Some(cx.terms.bv(32, i64::from(o.0) + 1)),
             LRef::Null | LRef::Abs(_) => None,
         }
