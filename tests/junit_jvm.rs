@@ -394,6 +394,20 @@ fn foreign_code_passes_with_and_without_assertions() {
     assert!(ok, "JUnit 4 without -ea:\n{out}");
 }
 
+/// A parameter whose implementations include an anonymous class, and a JDK object a class
+/// initializer stores: the tests name no class a source cannot spell and check the JDK object
+/// by its class only, and they pass.
+#[test]
+fn anonymous_classes_and_jdk_statics_pass() {
+    let dir = tempfile::tempdir().unwrap();
+    let (tests, _, _) = generate("foreign", &["foreign.Shapes#twice"], "uber", dir.path(), &[]);
+    let src = std::fs::read_to_string(dir.path().join("foreign/Shapes_twiceTest.java")).unwrap();
+    assert!(src.contains("\"foreign.Shapes$1\""), "no input of the anonymous class:\n{src}");
+    let (ok, out) = junit(dir.path(), "testdata/foreign.jar", "5");
+    assert!(ok, "emitted tests fail on the JVM:\n{out}\n{src}");
+    assert_eq!(count(&out, "tests successful"), tests, "{out}");
+}
+
 /// An invariant that keeps the objects it visited in a `java.util.HashSet` (the JDK's own code
 /// runs, and inside the precondition an object's identity hash is a function of the object):
 /// lazy initialization finds the lists a circular list of one, two and three entries has, and
