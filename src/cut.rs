@@ -206,10 +206,7 @@ mod tests {
             ),
             (Unsupported::Lowering("bad code".into()).into(), "unsupported: bad code"),
             (
-                CutReason::UnknownStatic {
-                    field: "p.C.f".into(),
-                    why: Box::new(Unsupported::ComputedString.into()),
-                },
+                CutReason::UnknownStatic { field: "p.C.f".into(), why: Box::new(Unsupported::ComputedString.into()) },
                 "static p.C.f is unknown: its class initializer was cut (unsupported: the characters of a String \
                  the code computed (concatenation, valueOf, toString))",
             ),
