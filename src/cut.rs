@@ -89,6 +89,9 @@ pub enum Unsupported {
     /// A callee whose lowering failed: the engine's error message (it names the method and
     /// the instruction).
     Lowering(String),
+    /// State the JVM sets up at startup rather than a class initializer (`System.props`,
+    /// `System.out`).
+    JvmStartup,
 }
 
 impl fmt::Display for CutReason {
@@ -136,6 +139,7 @@ impl fmt::Display for Unsupported {
                 write!(f, "a symbolic index into a reference array with more than {n} values")
             }
             Unsupported::Lowering(message) => f.write_str(message),
+            Unsupported::JvmStartup => f.write_str("state the JVM sets up at startup"),
         }
     }
 }
@@ -205,6 +209,7 @@ mod tests {
                 "unsupported: a symbolic index into a reference array with more than 64 values",
             ),
             (Unsupported::Lowering("bad code".into()).into(), "unsupported: bad code"),
+            (Unsupported::JvmStartup.into(), "unsupported: state the JVM sets up at startup"),
             (
                 CutReason::UnknownStatic { field: "p.C.f".into(), why: Box::new(Unsupported::ComputedString.into()) },
                 "static p.C.f is unknown: its class initializer was cut (unsupported: the characters of a String \

@@ -23,4 +23,14 @@ public class Settings {
     public static int nameLength() {
         return NAME.length();
     }
+
+    /** Whether a system property is set: state the JVM sets up at startup. */
+    public static boolean verbose() {
+        return System.getProperty("v") != null;
+    }
+
+    /** The length of any array, by reflection (a native method of the JDK). */
+    public static int size(Object array) {
+        return java.lang.reflect.Array.getLength(array);
+    }
 }

@@ -142,6 +142,9 @@ impl<H: HeapStrategy, S: Solver> Machine<'_, H, S> {
             if !st.initialized.insert(k) {
                 continue;
             }
+            if crate::models::JVM_STARTUP_CLASSES.contains(&table.class(k).name.as_str()) {
+                st.init_gaps.classes.push((k, Unsupported::JvmStartup.into()));
+            }
             let clinit = table.class(k).methods.iter().copied().find(|m| table.method(*m).name == "<clinit>");
             if let Some(ci) = clinit {
                 let body = self

@@ -18,7 +18,12 @@ pub const JAVA_MODELS: &[(&str, &str)] = &[
     ("java/lang/System", "uberlazy/models/JdkSystem"),
     ("java/util/Arrays", "uberlazy/models/JdkArrays"),
     ("jdk/internal/util/ArraysSupport", "uberlazy/models/JdkArraysSupport"),
+    ("java/lang/reflect/Array", "uberlazy/models/JdkReflectArray"),
 ];
+
+/// JDK classes whose statics the JVM sets up at startup, not their class initializers
+/// (`System.props`, `System.out`): the machine knows none of them.
+pub const JVM_STARTUP_CLASSES: &[&str] = &["java/lang/System"];
 
 /// The compiled model classes (`testdata/models.jar`, built from `javasrc/models/`).
 pub static JAVA_MODELS_JAR: &[u8] = include_bytes!("../../testdata/models.jar");
@@ -141,6 +146,8 @@ pub fn lookup(class: &str, name: &str, desc: &str) -> Option<Model> {
         // The JDK's class initializers link their natives (`Thread`, `System`, `Unsafe`): nothing
         // a Java program can observe.
         (_, "registerNatives" | "initIDs", "()V") => Model::Nothing,
+        // No class-data-sharing archive: the class initializer computes its statics itself.
+        ("jdk/internal/misc/CDS", "initializeFromArchive", "(Ljava/lang/Class;)V") => Model::Nothing,
         ("java/lang/Throwable", "<init>", "(Ljava/lang/String;)V") => {
             Model::Store { class: THROWABLE, fields: &[(1, "detailMessage")] }
         }
