@@ -181,3 +181,36 @@ fn time_ms_leaves_out_a_slow_reader_of_stdout() {
     // The run alone takes a twentieth of the delay here.
     assert!(v["time_ms"].as_u64().unwrap() < delay.as_millis() as u64 / 2, "{}", v["time_ms"]);
 }
+
+/// A precondition over parameters, in each form: a static `pre(Node, Node)` of a static
+/// method's two lists, an instance `pre(Node)` taking the argument, and a static
+/// `wellFormed(Merge, Node)` taking the receiver and the argument. With it, the merge of two
+/// sorted lists never fails its `assert` and no trace is cut; without it, unsorted, shared or
+/// cyclic lists fail it. The two forms of the same invariant give the same traces.
+#[test]
+fn a_precondition_may_take_the_methods_parameters() {
+    let run = |method: &str, extra: &[&str]| {
+        let mut args = vec!["run", "--cp", "testdata/foreign.jar", method, "--max-objects", "3", "--json"];
+        args.extend_from_slice(extra);
+        json(&args)
+    };
+    let outcomes = |v: &serde_json::Value| -> Vec<String> {
+        let mut o: Vec<String> = v["trace_list"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|t| format!("{} {}", t["outcome"].as_str().unwrap(), t["exception"].as_str().unwrap_or("")))
+            .collect();
+        o.dedup();
+        o
+    };
+    let free = run("foreign.Merge#merge", &["--strategy", "lazy"]);
+    assert!(outcomes(&free).contains(&"exception java.lang.AssertionError".to_string()), "{free}");
+    let pre = run("foreign.Merge#merge", &["--strategy", "lazy", "--precondition", "pre"]);
+    assert_eq!(outcomes(&pre), ["return "], "{pre}");
+    let inst = run("foreign.Merge#mergeIn", &["--strategy", "uber", "--precondition", "pre"]);
+    let stat = run("foreign.Merge#mergeIn", &["--strategy", "uber", "--precondition", "wellFormed"]);
+    assert_eq!(outcomes(&inst), ["return "], "{inst}");
+    assert_eq!(inst["traces"], stat["traces"]);
+    assert_eq!(inst["trace_list"].as_array().map(Vec::len), stat["trace_list"].as_array().map(Vec::len));
+}

@@ -431,6 +431,28 @@ fn anonymous_classes_jdk_statics_and_abandoned_initializers_pass() {
     assert_eq!(count(&out, "tests successful"), 6, "{out}");
 }
 
+/// A precondition over parameters (`Merge.pre(Node, Node)` for the static `merge`, the
+/// instance `pre(Node)` for `mergeIn`): every test checks it on its input through the same
+/// call, and every test passes with `-ea`, so no merge of valid lists fails its `assert`.
+#[test]
+fn tests_under_a_precondition_over_parameters_pass() {
+    let dir = tempfile::tempdir().unwrap();
+    let (tests, traces, cut) = generate(
+        "foreign",
+        &["foreign.Merge#merge", "foreign.Merge#mergeIn"],
+        "uber",
+        dir.path(),
+        &["--precondition", "pre", "--max-objects", "3"],
+    );
+    assert_eq!(tests + cut, traces, "every trace has a test or was cut by --max-depth");
+    assert!(tests >= 5, "{tests} tests");
+    let src = std::fs::read_to_string(dir.path().join("foreign/Merge_mergeTest.java")).unwrap();
+    assert!(src.contains("assertTrue(foreign.Merge.pre("), "{src}");
+    let (ok, out) = junit_with(dir.path(), "testdata/foreign.jar", "5", "-ea");
+    assert!(ok, "emitted tests fail on the JVM:\n{out}");
+    assert_eq!(count(&out, "tests successful"), tests, "{out}");
+}
+
 /// An invariant that keeps the objects it visited in a `java.util.HashSet` (the JDK's own code
 /// runs, and inside the precondition an object's identity hash is a function of the object):
 /// lazy initialization finds the lists a circular list of one, two and three entries has, and

@@ -59,7 +59,7 @@ const BAD_FLAGS: &[Bad] = &[
         args: &["run", "--cp", "testdata/sir.jar", "sir.Stack#pop", "--precondition", "nope"],
         names: &["--precondition", "nope"],
     },
-    // A static target cannot take a precondition on its receiver.
+    // A static target that takes no object has no input heap for a precondition to constrain.
     Bad {
         args: &["gen", "--cp", "testdata/subjects.jar", "subjects.Arith#div", "--precondition", "repOK"],
         names: &["--precondition", "subjects.Arith#div", "static"],

@@ -122,9 +122,9 @@ impl Target<'_> {
             let recv = c.args.first().map(|a| expr(&JType::object(), a)).unwrap_or_default();
             let _ = writeln!(s, "{indent}Heap.valid(\"{}#{}\", () -> {recv}.{v}());", comment(&r.method), t.id);
         }
-        if let (Some(p), false) = (self.precondition, m.is_static()) {
-            let recv = c.args.first().map(|a| expr(&JType::object(), a)).unwrap_or_default();
-            let _ = writeln!(s, "{indent}assertTrue({recv}.{p}(), \"precondition {p}() holds on the input\");");
+        if let Some(check) = self.precondition.and_then(|p| self.precondition_call(c, p)) {
+            let p = self.precondition.unwrap_or_default();
+            let _ = writeln!(s, "{indent}assertTrue({check}, \"precondition {p} holds on the input\");");
         }
         let mut oracle = Oracle::new(table, c, indent);
         self.call_and_result(&mut s, indent, &call, t, c, &mut oracle);
@@ -202,6 +202,38 @@ impl Target<'_> {
     }
 
     /// The call expression of the method under test.
+    /// The call of precondition `p` on the input (as the machine called it), unless a test
+    /// cannot make it (a private method).
+    fn precondition_call(&self, c: &Concrete, p: &str) -> Option<String> {
+        let table = self.table;
+        let (pm, how) = crate::machine::pre_method::resolve(table, p, self.method).ok()?;
+        let pd = table.method(pm);
+        if pd.is_private() {
+            return None;
+        }
+        let m = table.method(self.method);
+        let mut types: Vec<JType> = Vec::new();
+        if !m.is_static() {
+            types.push(JType::Class(table.class(m.owner).name.clone()));
+        }
+        types.extend(m.desc.params.iter().cloned());
+        let args = crate::machine::pre_method::frame_args(how, &c.args);
+        let rendered: Vec<String> = types
+            .iter()
+            .zip(&args)
+            .map(|(ty, v)| match v {
+                CVal::Obj(i) => self.object_as(c, *i, ty),
+                _ => expr(ty, v),
+            })
+            .collect();
+        Some(if pd.is_static() {
+            format!("{}.{p}({})", type_name(&JType::Class(table.class(pd.owner).name.clone())), rendered.join(", "))
+        } else {
+            let (recv, rest) = rendered.split_first()?;
+            format!("{recv}.{p}({})", rest.join(", "))
+        })
+    }
+
     fn call(&self, c: &Concrete) -> Result<String, String> {
         let table = self.table;
         let m = table.method(self.method);

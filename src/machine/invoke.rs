@@ -86,43 +86,23 @@ impl<H: HeapStrategy, S: Solver> Machine<'_, H, S> {
         Ok((st, names))
     }
 
-    /// The `--precondition` method of `entry`'s class (a boolean method without arguments,
-    /// declared or inherited), if one is configured. A static entry has no receiver to
-    /// constrain: an error (the pipeline refuses such flags before any work).
-    pub(super) fn precondition_of(&self, entry: MethodId) -> Result<Option<MethodId>> {
-        let Some(pre) = self.config.precondition.clone() else { return Ok(None) };
-        let table = &self.program.table;
-        let m = table.method(entry);
-        if m.is_static() {
-            return Err(Error::Usage(format!(
-                "--precondition {pre} constrains a receiver, but {} is static",
-                table.method_display(entry)
-            )));
-        }
-        let desc = crate::classfile::MethodDesc { params: vec![], ret: Some(JType::Boolean) };
-        table
-            .declared_method(m.owner, &pre, &desc)
-            .or_else(|| table.resolve_method(m.owner, &pre, &desc))
+    /// The `--precondition` method of `entry` and what it is called with
+    /// ([`super::pre_method::resolve`]), if one is configured; an error if it names none (the
+    /// pipeline refuses such flags before any work).
+    pub(super) fn precondition_of(&self, entry: MethodId) -> Result<Option<(MethodId, super::pre_method::PreArgs)>> {
+        let Some(pre) = self.config.precondition.as_deref() else { return Ok(None) };
+        super::pre_method::resolve(&self.program.table, pre, entry)
             .map(Some)
-            .ok_or_else(|| Error::UnknownMethod {
-                spec: format!("{}#{pre}()Z (the precondition)", table.class(m.owner).java_name()),
-                candidates: table.class(m.owner).methods.iter().map(|x| table.method_display(*x)).collect(),
-            })
+            .map_err(|why| Error::Usage(format!("--precondition {pre}: {why}")))
     }
 
     /// Pushes the `--precondition` frame on top of the entry frame of `st`, so that a
     /// concrete replay checks its input first (the trace is rejected where it is false).
-    pub(super) fn push_precondition(&self, st: &mut State<H>, entry: MethodId) -> Result<()> {
-        let Some(pm) = self.precondition_of(entry)? else { return Ok(()) };
-        let recv = st.args.first().cloned().ok_or_else(|| {
-            Error::Usage(format!("{} has no receiver for the precondition", self.program.table.method_display(entry)))
-        })?;
-        let pbody = self.program.body(pm)?.ok_or_else(|| {
-            Error::Usage(format!("precondition {} has no code", self.program.table.method_display(pm)))
-        })?;
-        let mut pf = Frame::new(pm, pbody, FrameKind::Precondition);
-        pf.set(LocalId(0), recv);
-        st.frames.push(pf);
+    pub(super) fn push_precondition(&mut self, st: &mut State<H>, entry: MethodId) -> Result<()> {
+        if let Some(pre) = self.precondition_of(entry)? {
+            let frame = self.pre_frame(pre, &st.args)?;
+            st.frames.push(frame);
+        }
         Ok(())
     }
 

@@ -13,6 +13,7 @@ mod explore;
 mod invoke;
 mod library;
 mod objects;
+pub mod pre_method;
 mod precondition;
 pub mod replay;
 pub mod search;
@@ -403,7 +404,7 @@ pub struct Machine<'p, H: HeapStrategy, S: Solver> {
     pub budget: Budget,
     /// The precondition of the entry method, when `--precondition` turns the validity
     /// oracle on (`precondition.rs`).
-    pub(crate) precondition: Option<MethodId>,
+    pub(crate) precondition: Option<(MethodId, pre_method::PreArgs)>,
     /// The entry method of the run.
     pub(crate) entry: Option<MethodId>,
     /// The declared types of the entry's arguments (receiver first).

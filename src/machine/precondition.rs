@@ -155,7 +155,24 @@ const FIRST_DEPTH_PER_OBJECT: u32 = 16;
 impl<H: HeapStrategy, S: Solver> Machine<'_, H, S> {
     /// The precondition of the entry method, when the oracle is on.
     pub(super) fn oracle(&self) -> Option<MethodId> {
-        self.precondition
+        self.precondition.map(|(m, _)| m)
+    }
+
+    /// The frame of precondition `pm`, called as `how` says on the entry's arguments `args`
+    /// (receiver first).
+    pub(super) fn pre_frame(
+        &mut self,
+        (pm, how): (MethodId, super::pre_method::PreArgs),
+        args: &[Value<H::Ref>],
+    ) -> Result<Frame<H::Ref>> {
+        let body = self.program.body(pm)?.ok_or_else(|| {
+            Error::Usage(format!("the precondition {} has no code", self.program.table.method_display(pm)))
+        })?;
+        let mut frame = Frame::new(pm, body, FrameKind::Precondition);
+        for (i, v) in super::pre_method::frame_args(how, args).into_iter().enumerate() {
+            frame.set(LocalId(i as u32), v);
+        }
+        Ok(frame)
     }
 
     /// The cut reason of a state no P-search could settle: the budget, when it ran out (Z3
@@ -262,14 +279,9 @@ impl<H: HeapStrategy, S: Solver> Machine<'_, H, S> {
 
     /// The state P starts in: its frame on the receiver, on the input view of `st`.
     fn p_start(&mut self, st: &State<H>) -> Result<State<H>> {
-        let pm = self.oracle().ok_or_else(|| self.fault(st, "a P-search without a precondition"))?;
-        let body = self.program.body(pm)?.ok_or_else(|| {
-            Error::Usage(format!("the precondition {} was not lowered", self.program.table.method_display(pm)))
-        })?;
-        let recv = st.args.first().cloned().ok_or_else(|| self.fault(st, "a precondition without a receiver"))?;
+        let pre = self.precondition.ok_or_else(|| self.fault(st, "a P-search without a precondition"))?;
+        let frame = self.pre_frame(pre, &st.args)?;
         let heap = self.strategy.input_view(super::control::cx!(self), &st.heap)?;
-        let mut frame = Frame::new(pm, body, FrameKind::Precondition);
-        frame.set(LocalId(0), recv);
         Ok(State {
             frames: vec![frame],
             heap,

@@ -20,11 +20,11 @@ pub struct Targets {
 
 impl Session {
     /// What `gen` tests for each spec. A named method (declared or inherited) is tested whatever its access (a
-    /// method without code, or a static one under `--precondition`, is an error). A named
+    /// method without code, or one `--precondition` names no method for, is an error). A named
     /// class gives the public, protected and package-private methods with code it declares,
     /// but not its constructors and initializers, compiler-made methods, the precondition
-    /// method, private helpers (name them to test them), and under `--precondition` its
-    /// static methods (the precondition constrains a receiver). Each method once, in order.
+    /// methods, private helpers (name them to test them), and under `--precondition` the
+    /// static methods it names no precondition for. Each method once, in order.
     pub fn targets(&mut self, specs: &[String]) -> Result<Targets> {
         let mut named: Vec<Vec<MethodId>> = Vec::new();
         for spec in specs.iter().filter(|s| s.contains('#')) {
@@ -60,10 +60,13 @@ impl Session {
                     Some("not public (the tests of a JDK class are outside its package)")
                 } else if md.is_private() {
                     Some("private (name it to test it)")
-                } else if pre == Some(md.name.as_str()) && md.desc.params.is_empty() {
+                } else if pre == Some(md.name.as_str()) && md.desc.ret == Some(crate::classfile::JType::Boolean) {
                     Some("the precondition itself")
-                } else if pre.is_some() && md.is_static() {
-                    Some("static (--precondition constrains a receiver)")
+                } else if let Some(p) = pre
+                    && md.is_static()
+                    && crate::machine::pre_method::resolve(t, p, m).is_err()
+                {
+                    Some("static, and the precondition takes none of its arguments")
                 } else {
                     None
                 };
@@ -78,9 +81,9 @@ impl Session {
     }
 
     /// Checks, before any work, that every flag naming a method names one the input can be
-    /// checked with: `--precondition` (from the config) and `validity` must be boolean
-    /// methods without arguments of each target's class (or a superclass), and a target
-    /// under `--precondition` must have a receiver.
+    /// checked with: `--precondition` (from the config) one of the forms of
+    /// [`crate::machine::pre_method`] for each target, and `validity` a boolean method without
+    /// arguments of each instance target's class (or a superclass).
     pub fn check_flags(&self, methods: &[MethodId], validity: Option<&str>) -> Result<()> {
         let t = &self.program.table;
         if let crate::config::Inputs::Api { .. } = self.config.inputs {
@@ -99,13 +102,7 @@ impl Session {
         for m in methods {
             let md = t.method(*m);
             if let Some(p) = &self.config.precondition {
-                if md.is_static() {
-                    return Err(Error::Usage(format!(
-                        "--precondition {p} constrains a receiver, but {} is static",
-                        t.method_display(*m)
-                    )));
-                }
-                check_method_flag(t, "--precondition", p, md.owner)?;
+                precondition(t, p, *m)?;
             }
             if let Some(v) = validity
                 && !md.is_static()
@@ -122,8 +119,16 @@ impl Session {
     pub(super) fn preconditions(&self, entries: &[MethodId]) -> Result<Vec<MethodId>> {
         let Some(p) = &self.config.precondition else { return Ok(Vec::new()) };
         let t = &self.program.table;
-        entries.iter().map(|m| check_method_flag(t, "--precondition", p, t.method(*m).owner)).collect()
+        entries.iter().map(|m| precondition(t, p, *m)).collect()
     }
+}
+
+/// The `--precondition` method `name` of `entry` ([`crate::machine::pre_method::resolve`]); an
+/// error naming the flag and the entry otherwise.
+fn precondition(t: &ClassTable, name: &str, entry: MethodId) -> Result<MethodId> {
+    crate::machine::pre_method::resolve(t, name, entry)
+        .map(|(m, _)| m)
+        .map_err(|why| Error::Usage(format!("--precondition {name} for {}: {why}", t.method_display(entry))))
 }
 
 /// Where a method is, for errors.
