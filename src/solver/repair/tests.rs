@@ -171,7 +171,7 @@ fn a_symbol_equal_to_a_constant_it_must_differ_from_takes_a_value_beside_it() {
     assert_eq!(m.get("this.size"), Some(&Val::Bv(1)));
 }
 
-/// The short repair of the model cache (`SHORT_REPAIR`) gives up where the value that
+/// The short repair of the solver chain (`chain::repair::SHORT`) gives up where the value that
 /// works is a later candidate than it may try: here the third (3 and 2 are tried first).
 #[test]
 fn a_repair_tries_no_more_candidates_than_it_is_given() {

@@ -11,7 +11,7 @@
 //! (`ctrl_c=false`): a SIGINT is the process's to handle.
 
 #[cfg(test)]
-mod cache_tests;
+mod chain_tests;
 mod float;
 #[cfg(test)]
 mod tests;
@@ -27,10 +27,23 @@ use std::time::Instant;
 use z3::ast::{Bool, Dynamic};
 use z3::{Params, SatResult as ZSat};
 
-use super::{SatResult, Solver, SolverStats};
+use super::chain::Chain;
+use super::{Hints, SatResult, Solver, SolverStats};
 use crate::term::{Assignment, Node, Sort, Term, Val};
 pub use watch::isolated;
 use watch::{THREAD_WATCH, Watch, now_us};
+
+/// The solver chain of one exploration ([`Chain`]) over Z3: a per-query timeout of
+/// `timeout_ms`, the heap strategy's `hints` ([`Z3Solver::new`],
+/// [`Z3Solver::valuing_every_symbol`]), a second Z3 solver for the independent parts of
+/// queries (so the first keeps the exploration's path condition), and every layer stopping
+/// once `interrupt` is set. The chain starts from the empty model for every strategy: a first
+/// model from Z3 would cost every run the Z3 context, which is made only when a query reaches
+/// Z3.
+pub fn chain(timeout_ms: u32, hints: Hints, interrupt: crate::budget::Interrupt) -> Chain<Z3Solver> {
+    let z3 = || Z3Solver::new(timeout_ms, hints.lift).valuing_every_symbol(hints.every_symbol);
+    Chain::new(z3()).with_side(z3()).interrupted_by(interrupt)
+}
 
 /// Rounds of [`Solver::model_preferring`] that drop one soft constraint of a core; later
 /// rounds drop the whole core, so that a long list of impossible wishes stays cheap.
@@ -39,7 +52,7 @@ const DROP_ONE_ROUNDS: usize = 24;
 /// An incremental Z3 solver over our terms.
 pub struct Z3Solver {
     /// Made when a query first reaches Z3 ([`Z3Solver::z3`]): making it creates the thread's
-    /// Z3 context, a fixed cost (Z3 allocates much) that a run the model cache answers alone
+    /// Z3 context, a fixed cost (Z3 allocates much) that a run the solver chain answers alone
     /// never spends.
     solver: Option<z3::Solver>,
     /// The constraints currently asserted.
@@ -350,7 +363,7 @@ impl Solver for Z3Solver {
     /// out. Deterministic (fixed seed, fixed order) and at most one check per dropped
     /// constraint; if the path condition alone is what fails, the plain model is taken. When
     /// Z3 gives up, `unknown`: a query of the plain path condition would take as long again,
-    /// and the model cache answers from its own models first.
+    /// and the solver chain answers from its own models first.
     fn model_preferring(&mut self, pc: &[Term], prefer: &[Term]) -> SatResult {
         if prefer.is_empty() {
             return self.model(pc);

@@ -184,7 +184,7 @@ fn an_interrupt_between_queries_does_not_cut_the_stack_short() {
 }
 
 /// A solver that no query has reached leaves the thread without a Z3 context (making one
-/// is a fixed cost, and the model cache answers most runs alone); the first query
+/// is a fixed cost, and the solver chain answers most runs alone); the first query
 /// that reaches Z3 makes it and hands it to the watchdog.
 #[test]
 fn the_z3_context_is_made_by_the_first_query_that_reaches_z3() {
