@@ -1,14 +1,16 @@
 //! The solver layer: a [`Solver`] trait the machine talks to, and its implementations.
 //!
 //! `z3/` is the only module of the crate that imports `z3`. [`chain::Chain`] puts layers in
-//! front of any solver (KLEE-style): recent models, model repair, known unsatisfiable sets,
-//! unit propagation and constraint independence each answer the queries they can, and only
-//! the rest reach the solver; the
-//! `chain` function of `z3/` builds the chain over Z3 with a strategy's [`Hints`]. `unknown`
-//! (including a timeout) is always reported as such and never read as unsatisfiable.
+//! front of any solver (KLEE-style): the plain refutation of a fork's side ([`plain`]),
+//! recent models, model repair, known unsatisfiable sets, unit propagation and constraint
+//! independence each answer the queries they can, and only the rest reach the solver; the
+//! `chain` function of `z3/` builds the chain over Z3 with a strategy's [`Hints`].
+//! `unknown` (including a timeout) is always reported as such and never read as
+//! unsatisfiable.
 
 pub mod chain;
 pub mod constant;
+pub mod plain;
 mod repair;
 pub mod z3;
 
@@ -101,6 +103,14 @@ impl Default for Hints {
 pub trait Solver {
     /// Is the conjunction of `pc` satisfiable?
     fn check(&mut self, pc: &[Term]) -> SatResult;
+    /// Whether `pc ∧ extra` is plainly unsatisfiable, by the cheap refutation a fork's side
+    /// gets before (or, inside a P-search, instead of) a check ([`plain::Plain`]); `extra`
+    /// holds constraints not in `pc`. Not a query: nothing is counted. A solver without it
+    /// refutes nothing.
+    fn refutes(&mut self, pc: &[Term], extra: &[&Term]) -> bool {
+        let _ = (pc, extra);
+        false
+    }
     /// [`Solver::check`] of a query asked from `site`.
     fn check_at(&mut self, pc: &[Term], site: Site) -> SatResult {
         let _ = site;

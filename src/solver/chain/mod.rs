@@ -2,7 +2,8 @@
 //! them, in one place.
 //!
 //! Each layer answers the queries it can from what it keeps, and passes the rest on (KLEE's
-//! solver chain): recent models (`recent.rs`), model repair (`repair.rs`), known
+//! solver chain): the plain refutation ([`crate::solver::plain`], asked apart through
+//! [`Solver::refutes`]), recent models (`recent.rs`), model repair (`repair.rs`), known
 //! unsatisfiable sets (`unsat.rs`), unit propagation (`refute.rs`), constraint independence
 //! (`independence.rs`), then the solver. Where repair and propagation come depends on
 //! whether the query is likely unsatisfiable, which what the chain saw of its site tells
@@ -16,6 +17,7 @@ mod repair;
 mod sites;
 mod unsat;
 
+use super::plain::Plain;
 use super::{SatResult, Site, Solver, SolverStats};
 use crate::term::{Assignment, Evaluator, Term, Val};
 use independence::Independence;
@@ -28,6 +30,7 @@ use unsat::Unsat;
 /// A solver with the layers in front of it; a query a layer answers counts as a cache hit,
 /// not as a solver query.
 pub struct Chain<S> {
+    plain: Plain,
     recent: Recent,
     sites: Sites,
     repair: Repair,
@@ -52,6 +55,7 @@ impl<S: Solver> Chain<S> {
     /// The layers in front of `inner`, which also takes the independent parts of queries.
     pub fn new(inner: S) -> Self {
         Chain {
+            plain: Plain::default(),
             recent: Recent::default(),
             sites: Sites::default(),
             repair: Repair::default(),
@@ -216,6 +220,10 @@ impl<S: Solver> Solver for Chain<S> {
 
     fn check_at(&mut self, pc: &[Term], site: Site) -> SatResult {
         self.check_timed(pc, Some(site))
+    }
+
+    fn refutes(&mut self, pc: &[Term], extra: &[&Term]) -> bool {
+        self.plain.refutes(pc, extra)
     }
 
     /// A recent model of `pc`, or one repaired from the newest, else the solver's.
