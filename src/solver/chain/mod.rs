@@ -259,16 +259,11 @@ impl<S: Solver> Solver for Chain<S> {
         }
     }
 
-    /// Kept as the newest model, known to satisfy the prefix of `pc` it does: a query that
-    /// extends `pc` meets it first, and one it does not meet is repaired from it. The machine
-    /// suggests a state's witness, a valid input close to what the state's next queries ask
-    /// for: the search for a test's input follows it, and the checks of a fork's sides and
-    /// the P-search of a side it does not cover are asked near it (the chain's own models may
-    /// come from other searches).
-    ///
-    /// The machine suggests a state's witness at each of its checks: only the constraints
-    /// past what it is known to satisfy are evaluated, and it is not kept twice: a witness's
-    /// whole path condition is long, and most of it is known to hold.
+    /// Kept as the newest model, known to satisfy the prefix of `pc` it does
+    /// ([`Recent::suggest`]): a query that extends `pc` meets it first, and one it does not
+    /// meet is repaired from it. The machine suggests a state's witness, a valid input close
+    /// to what the state's next queries ask for (the chain's own models may come from other
+    /// searches).
     fn suggest(&mut self, m: &Assignment, pc: &[Term], known: usize) {
         self.recent.suggest(m, pc, known);
     }

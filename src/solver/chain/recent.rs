@@ -52,9 +52,10 @@ impl Recent {
     }
 
     /// Keeps `m`, known to satisfy `pc[..known]`, as the newest model for the prefix of `pc`
-    /// it satisfies (see [`super::Chain::suggest`]): only the constraints past what it is
-    /// known to satisfy (`known`, or more when it is the newest model already) are
-    /// evaluated, and it is not kept twice.
+    /// it satisfies. The machine suggests a state's witness at each of its checks: only the
+    /// constraints past what it is known to satisfy (`known`, or more when it is the newest
+    /// model already) are evaluated, and it is not kept twice: a witness's whole path
+    /// condition is long, and most of it is known to hold.
     pub fn suggest(&mut self, m: &Assignment, pc: &[Term], known: usize) {
         let newest = match self.models.first() {
             Some((newest, k)) if newest == m && common_prefix(k, pc) == k.len() => Some(k.len()),

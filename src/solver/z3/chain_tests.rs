@@ -124,6 +124,28 @@ fn the_counts_say_what_answered_each_query() {
     assert!(st.check_us >= st.solver_us && st.solver_us > 0, "{st:?}");
 }
 
+/// Once the budget is spent, every query answers `unknown` at once: no layer answers it
+/// (not even a recent model that meets it) and the solver is not asked; the plain refutation
+/// still refutes, as it did in the machine, since it counts as no query.
+#[test]
+fn a_spent_budget_stops_every_layer_at_once() {
+    let mut p = TermPool::new();
+    let (x, five) = (p.var("x", Sort::Bv(32)), p.int(5));
+    let lt = p.slt(&x, &five);
+    let ge = p.not(&lt);
+    let budget = crate::budget::Budget::new(600, 4096, crate::budget::Stop::new());
+    let (s, asked) = recorded();
+    let mut s = s.interrupted_by(budget.interrupt.clone());
+    assert!(matches!(s.check(std::slice::from_ref(&lt)), SatResult::Sat(_)));
+    budget.stop.request();
+    assert!(budget.halt().is_some());
+    assert!(matches!(s.check(std::slice::from_ref(&lt)), SatResult::Unknown(_)));
+    assert!(matches!(s.check(&[lt.clone(), p.slt(&five, &x)]), SatResult::Unknown(_)));
+    assert!(s.refutes(std::slice::from_ref(&lt), &[&ge]));
+    assert!(asked.borrow().is_empty());
+    assert_eq!((s.stats().queries, s.stats().cache_hits), (0, 1));
+}
+
 #[test]
 fn a_model_of_the_part_completes_the_cached_model() {
     let mut p = TermPool::new();
