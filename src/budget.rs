@@ -13,6 +13,8 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU8, Ordering};
 use std::time::{Duration, Instant};
 
+use crate::cut::CutReason;
+
 /// A request to stop, set from a signal handler or another thread, read by every run.
 #[derive(Debug, Clone, Default)]
 pub struct Stop(Arc<AtomicBool>);
@@ -50,11 +52,11 @@ pub enum Halt {
 
 impl Halt {
     /// The cut reason traces ended by this halt report.
-    pub fn reason(self) -> String {
+    pub fn reason(self) -> CutReason {
         match self {
-            Halt::Time(s) => format!("time-limit ({s}s)"),
-            Halt::Interrupted => "interrupted".to_string(),
-            Halt::Memory(mb) => format!("max-memory ({mb} MB)"),
+            Halt::Time(s) => CutReason::TimeLimit(s),
+            Halt::Interrupted => CutReason::Interrupted,
+            Halt::Memory(mb) => CutReason::MaxMemory(mb),
         }
     }
 }

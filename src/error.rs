@@ -19,6 +19,8 @@ pub struct Location {
     pub method: Option<String>,
     /// Bytecode offset inside the method.
     pub pc: Option<u32>,
+    /// The source line of that offset, where the class file has line numbers.
+    pub line: Option<u32>,
 }
 
 impl std::fmt::Display for Location {
@@ -29,8 +31,11 @@ impl std::fmt::Display for Location {
             (None, Some(m)) => write!(f, "{m}")?,
             (None, None) => write!(f, "<unknown>")?,
         }
-        if let Some(pc) = self.pc {
-            write!(f, " at offset {pc}")?;
+        match (self.line, self.pc) {
+            (Some(line), Some(pc)) => write!(f, " line {line} (offset {pc})")?,
+            (None, Some(pc)) => write!(f, " at offset {pc}")?,
+            (Some(line), None) => write!(f, " line {line}")?,
+            (None, None) => {}
         }
         Ok(())
     }
@@ -92,6 +97,12 @@ pub enum Error {
     /// An output a flag names that cannot be written (checked before any work).
     #[error("{flag} {path}: {msg}")]
     OutputFlag { flag: &'static str, path: PathBuf, msg: String },
+    /// Every input was left without a verdict because the precondition's runs were cut (a
+    /// missing model, a bound): the precondition cannot run on this code as configured.
+    #[error(
+        "--precondition {precondition} accepted no input of {method}: its runs were cut ({reasons}), so it could not decide any input"
+    )]
+    PreconditionCut { precondition: String, method: String, reasons: String },
     /// A command-line value that is malformed (method spec, strategy list, ...).
     #[error("{0}")]
     Usage(String),

@@ -7,6 +7,7 @@ pub mod budget;
 pub mod classfile;
 pub mod cli;
 pub mod config;
+pub mod cut;
 pub mod error;
 pub mod heap;
 pub mod inputs;

@@ -7,7 +7,7 @@ use uberlazy::classfile::{ClassPath, ClassTable};
 use uberlazy::ir::print::print_body;
 
 /// The jars built from javasrc/ whose every method must lower.
-const JARS: [&str; 6] = ["samples", "subjects", "ops", "frontend", "sir", "modern"];
+const JARS: [&str; 7] = ["samples", "subjects", "ops", "frontend", "sir", "modern", "foreign"];
 
 fn table(jar: &str) -> ClassTable {
     let cp = ClassPath::open(&format!("testdata/{jar}.jar")).unwrap();
@@ -114,7 +114,7 @@ fn every_instruction_family_has_a_subject() {
     }
 }
 
-/// `multianewarray` is a clear error naming method, offset and opcode.
+/// `multianewarray` is a clear error naming method, source line, offset and opcode.
 #[test]
 fn unsupported_instructions_are_named() {
     let t = table("unsupported");
@@ -127,7 +127,10 @@ fn unsupported_instructions_are_named() {
             Ok(_) => assert!(["<init>", "plain"].contains(&name.as_str()), "{name} lowered"),
             Err(e) => {
                 let msg = e.to_string();
-                assert!(msg.contains("unsupported.Unsupported#") && msg.contains("at offset"), "{msg}");
+                assert!(
+                    msg.contains("unsupported.Unsupported#") && msg.contains(" line ") && msg.contains("(offset "),
+                    "{msg}"
+                );
                 seen.push(msg);
             }
         }

@@ -3,7 +3,8 @@
 # usage: tools/run-junit.sh <test-src-dir> <subject-classpath> [5|4]
 # With JACOCO_EXEC=<file> (and JACOCO_INCLUDES=<pattern>), runs under the JaCoCo agent
 # built by `make jacoco-agent`; VALIDITY_FILE=<file> collects `gen --validity` records;
-# REPORTS_DIR=<dir> keeps JUnit 5's XML report; the JVM options gen wrote to
+# REPORTS_DIR=<dir> keeps JUnit 5's XML report; JVM_OPTIONS adds options to the JVM that runs
+# the tests (`-ea` for assertions); the JVM options gen wrote to
 # <test-src-dir>/uberlazy/runtime/java-options.txt are applied. Exits non-zero if compilation or any test fails.
 set -euo pipefail
 src=$1; cp=$2; ver=${3:-5}
@@ -23,6 +24,10 @@ if [ -n "${JACOCO_EXEC:-}" ]; then
 fi
 if [ -n "${VALIDITY_FILE:-}" ]; then
     agent+=("-Duberlazy.validity=$VALIDITY_FILE")
+fi
+if [ -n "${JVM_OPTIONS:-}" ]; then
+    read -r -a extra <<< "$JVM_OPTIONS"
+    agent+=("${extra[@]}")
 fi
 # The JVM options `gen` listed for these tests (--add-opens for JDK fields set by reflection).
 if [ -f "$src/uberlazy/runtime/java-options.txt" ]; then

@@ -66,9 +66,10 @@ pub struct Class {
     pub name: String,
     /// False for phantom classes: referenced, but not on the class path.
     pub loaded: bool,
-    /// Loaded from the installed JDK (a superclass or interface of a class path class that
-    /// the class path lacks) or one of uberlazy's Java models of JDK methods, not from the
-    /// class path: never a target, never listed.
+    /// Loaded from the installed JDK (the class path lacks it: a superclass, a callee's or
+    /// an object's class, a class a user named) or one of uberlazy's Java models of JDK
+    /// methods, not from the class path: never listed, never an input object's class, a
+    /// target only when a user names it.
     pub jdk: bool,
     /// A nested class's source-level access flags (its own `InnerClasses` entry): `private`
     /// and `protected` show only here.
@@ -181,6 +182,10 @@ pub struct ClassTable {
     learned: RefCell<HashMap<ClassId, Vec<MethodId>>>,
     /// [`ClassTable::loaded_subclasses`] by class, computed once each.
     subclasses: RefCell<HashMap<ClassId, Rc<[ClassId]>>>,
+    /// The installed JDK, once the class path is loaded: a class name the table does not
+    /// know is read from it when first interned, as a JVM loads a class when it is first
+    /// resolved (superclass, callee, field's or object's class, a target).
+    jdk_image: RefCell<Option<jmod::JdkImage>>,
 }
 
 impl std::fmt::Debug for ClassTable {
@@ -256,6 +261,8 @@ impl ClassTable {
         Ok(t)
     }
 
+    /// Fills the phantoms the class path's classes made of their JDK superclasses and
+    /// interfaces (transitively), then keeps the JDK to read any class named later.
     fn load_jdk_supers(&mut self, home: &std::path::Path, budget: Option<&crate::budget::Budget>) -> crate::Result<()> {
         let mut image: Option<jmod::JdkImage> = None;
         let mut pacer = budget.map(crate::budget::Pacer::new);
@@ -281,13 +288,23 @@ impl ClassTable {
                 }
             }
         }
+        let image = match image {
+            Some(img) => img,
+            None => jmod::JdkImage::open(home)?,
+        };
+        *self.jdk_image.get_mut() = Some(image);
         Ok(())
     }
 
-    /// The id for an internal class name, creating a phantom entry if the name is new.
+    /// The id for an internal class name: a class already known, else one read from the
+    /// installed JDK (once the class path is loaded, unless the models describe it), else a
+    /// new phantom entry.
     pub fn intern(&self, name: &str) -> ClassId {
         if let Some(id) = self.by_name.borrow().get(name) {
             return *id;
+        }
+        if let Some(id) = self.load_from_jdk(name) {
+            return id;
         }
         let object = if name == "java/lang/Object" { None } else { Some(self.intern("java/lang/Object")) };
         let id = ClassId(self.classes.len() as u32);
@@ -309,6 +326,50 @@ impl ClassTable {
         }));
         self.by_name.borrow_mut().insert(name.to_string(), id);
         id
+    }
+
+    /// Reads class `name` (internal) from the installed JDK, when the table has a JDK and the
+    /// models do not describe the class. A JDK class file that does not parse stays a phantom.
+    fn load_from_jdk(&self, name: &str) -> Option<ClassId> {
+        if jdk::modelled(name) {
+            return None;
+        }
+        let src = {
+            let mut image = self.jdk_image.borrow_mut();
+            image.as_mut()?.class(name).ok()??
+        };
+        parse::add_jdk_class(self, &src, None).ok()
+    }
+
+    /// The JDK's code of static method `name desc` of `owner`, a class the models describe
+    /// (a phantom) when no model covers that method (`Objects.checkIndex`, `Long.bitCount`): the
+    /// JDK's class file, read once into a class of its own (`uberlazy/jdk/...`) so that the
+    /// phantom keeps the models' fields; its calls to the class's other static methods come
+    /// back through the phantom.
+    pub fn jdk_static_code(&self, owner: ClassId, name: &str, desc: &MethodDesc) -> Option<MethodId> {
+        let class = self.class(owner);
+        if class.loaded || !jdk::modelled(&class.name) {
+            return None;
+        }
+        let shadow = format!("uberlazy/jdk/{}", class.name);
+        let id = match self.lookup(&shadow) {
+            Some(id) => id,
+            None => {
+                let src = {
+                    let mut image = self.jdk_image.borrow_mut();
+                    image.as_mut()?.class(&class.name).ok()??
+                };
+                parse::add_jdk_class(self, &src, Some(&shadow)).ok()?
+            }
+        };
+        let m = self.declared_method(id, name, desc)?;
+        (self.method(m).is_static() && self.method(m).has_code).then_some(m)
+    }
+
+    /// The class named `name` (internal `a/b/C` or Java `a.b.C`), read from the installed
+    /// JDK if the table does not know it yet.
+    pub fn lookup_or_load(&self, name: &str) -> Option<ClassId> {
+        self.lookup(name).or_else(|| self.load_from_jdk(&name.replace('.', "/")))
     }
 
     /// Adds a class made whole elsewhere (a lambda call site's) under a name not yet taken;

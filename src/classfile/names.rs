@@ -10,7 +10,7 @@ impl ClassTable {
     /// A class that is not on the class path is an error naming it; `context` says why it
     /// was needed (e.g. the method spec).
     pub fn find_class(&self, name: &str, context: Option<&str>) -> Result<ClassId> {
-        self.lookup(name)
+        self.lookup_or_load(name)
             .filter(|c| self.class(*c).loaded)
             .ok_or_else(|| Error::MissingClass { name: name.to_string(), context: context.map(str::to_string) })
     }
@@ -61,6 +61,25 @@ impl ClassTable {
         a.source = m.source;
         a.inherited = Some(first);
         Ok(alias)
+    }
+
+    /// Every method `pkg.Class#name` names: the one it names, or each overload of the name the
+    /// class declares (with code, in class-file order) when it names several.
+    pub fn find_overloads(&mut self, spec: &str) -> Result<Vec<MethodId>> {
+        match self.find_target(spec) {
+            Ok(m) => Ok(vec![m]),
+            Err(Error::AmbiguousMethod { .. }) => {
+                let (class, name, _) = self.parse_spec(spec)?;
+                Ok(self
+                    .class(class)
+                    .methods
+                    .iter()
+                    .copied()
+                    .filter(|m| self.method(*m).name == name && self.method(*m).has_code)
+                    .collect())
+            }
+            Err(e) => Err(e),
+        }
     }
 
     /// `(class, name, descriptor)` of a method spec.

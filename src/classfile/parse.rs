@@ -160,16 +160,21 @@ pub fn catch_panic<R>(f: impl FnOnce() -> R) -> std::result::Result<R, String> {
     })
 }
 
-/// Adds the class in `src` to the table. A name already loaded keeps its first definition.
-pub fn add_class(t: &mut ClassTable, src: &ClassSource) -> Result<()> {
+/// What a class file declares, read once and then entered into a table.
+struct Parsed {
+    name: String,
+    super_class: Option<String>,
+    interfaces: Vec<String>,
+    access: u16,
+    inner_access: Option<u16>,
+    signature: Option<String>,
+    fields: Vec<(String, JType, u16, Option<ConstValue>)>,
+    methods: Vec<(String, MethodDesc, u16, Option<super::lines::SourceMap>)>,
+}
+
+fn parsed(src: &ClassSource) -> Result<Parsed> {
     let cf = parse_structure(src)?;
     let name = cf.this_class.to_string();
-    let id = t.intern(&name);
-    if t.class(id).loaded {
-        return Ok(());
-    }
-    let super_class = cf.super_class.as_ref().map(|s| t.intern(s));
-    let interfaces = cf.interfaces.iter().map(|i| t.intern(i)).collect();
     let inner_access = cf.attributes.iter().find_map(|a| match &a.data {
         AttributeData::InnerClasses(entries) => {
             entries.iter().find(|e| e.inner_class_info == name).map(|e| e.access_flags.bits())
@@ -180,37 +185,126 @@ pub fn add_class(t: &mut ClassTable, src: &ClassSource) -> Result<()> {
         AttributeData::Signature(s) => Some(s.to_string()),
         _ => None,
     });
+    let fields = cf
+        .fields
+        .iter()
+        .map(|f| {
+            let constant = f.attributes.iter().find_map(|a| match &a.data {
+                AttributeData::ConstantValue(v) => const_value(v),
+                _ => None,
+            });
+            (f.name.to_string(), field_type(&f.descriptor), f.access_flags.bits(), constant)
+        })
+        .collect();
+    let methods = cf
+        .methods
+        .iter()
+        .map(|m| {
+            let code = m.attributes.iter().find_map(|a| match &a.data {
+                AttributeData::Code(c) => Some(c),
+                _ => None,
+            });
+            let source = code.map(|c| super::lines::source_map(c.code, line_table(c), walk_code));
+            (m.name.to_string(), method_desc(&m.descriptor), m.access_flags.bits(), source)
+        })
+        .collect();
+    Ok(Parsed {
+        super_class: cf.super_class.as_ref().map(|s| s.to_string()),
+        interfaces: cf.interfaces.iter().map(|i| i.to_string()).collect(),
+        access: cf.access_flags.bits(),
+        name,
+        inner_access,
+        signature,
+        fields,
+        methods,
+    })
+}
+
+/// Adds the class in `src` to the table. A name already loaded keeps its first definition.
+pub fn add_class(t: &mut ClassTable, src: &ClassSource) -> Result<()> {
+    let p = parsed(src)?;
+    let id = t.intern(&p.name);
+    if t.class(id).loaded {
+        return Ok(());
+    }
+    let super_class = p.super_class.as_ref().map(|s| t.intern(s));
+    let interfaces = p.interfaces.iter().map(|i| t.intern(i)).collect();
     {
         let c = t.class_mut(id);
-        c.signature = signature;
+        c.signature = p.signature;
         c.loaded = true;
         c.origin = Some(src.origin.clone());
-        c.access = cf.access_flags.bits();
+        c.access = p.access;
         c.super_class = super_class;
         c.interfaces = interfaces;
-        c.inner_access = inner_access;
+        c.inner_access = p.inner_access;
         c.bytes = Some(src.bytes.clone());
     }
-    for f in &cf.fields {
-        let ty = field_type(&f.descriptor);
-        let constant = f.attributes.iter().find_map(|a| match &a.data {
-            AttributeData::ConstantValue(v) => const_value(v),
-            _ => None,
-        });
-        t.add_field(id, f.name.to_string(), ty, f.access_flags.bits(), constant);
+    for (name, ty, access, constant) in p.fields {
+        t.add_field(id, name, ty, access, constant);
     }
-    for m in &cf.methods {
-        let desc = method_desc(&m.descriptor);
-        let code = m.attributes.iter().find_map(|a| match &a.data {
-            AttributeData::Code(c) => Some(c),
-            _ => None,
-        });
-        let mid = t.add_method(id, m.name.to_string(), desc, m.access_flags.bits(), code.is_some());
-        if let Some(c) = code {
-            t.method_mut(mid).source = super::lines::source_map(c.code, line_table(c), walk_code);
+    for (name, desc, access, source) in p.methods {
+        let mid = t.add_method(id, name, desc, access, source.is_some());
+        if let Some(s) = source {
+            t.method_mut(mid).source = s;
         }
     }
     Ok(())
+}
+
+/// Adds the class in `src`, whose name the table does not know yet, through a shared
+/// reference: its superclass and interfaces are interned first (which may load them), then
+/// the class is added whole as a JDK class (`jdk`, never listed nor an input's class).
+pub fn add_jdk_class(t: &ClassTable, src: &ClassSource, rename: Option<&str>) -> Result<super::ClassId> {
+    let mut p = parsed(src)?;
+    if let Some(name) = rename {
+        p.name = name.to_string();
+    }
+    let super_class = p.super_class.as_ref().map(|s| t.intern(s));
+    let interfaces: Vec<super::ClassId> = p.interfaces.iter().map(|i| t.intern(i)).collect();
+    if let Some(known) = t.lookup(&p.name) {
+        return Ok(known);
+    }
+    let id = t.next_class_id();
+    let fields = p
+        .fields
+        .into_iter()
+        .map(|(name, ty, access, constant)| {
+            t.push_field(|f| super::Field { id: f, owner: id, name, ty, access, constant })
+        })
+        .collect();
+    let methods = p
+        .methods
+        .into_iter()
+        .map(|(name, desc, access, source)| {
+            t.push_method(|m| super::Method {
+                id: m,
+                owner: id,
+                name,
+                desc,
+                access,
+                has_code: source.is_some(),
+                source: source.unwrap_or_default(),
+                inherited: None,
+            })
+        })
+        .collect();
+    Ok(t.push_class(super::Class {
+        id,
+        name: p.name,
+        loaded: true,
+        jdk: true,
+        inner_access: p.inner_access,
+        signature: p.signature,
+        origin: Some(src.origin.clone()),
+        access: p.access,
+        super_class,
+        interfaces,
+        fields,
+        methods,
+        bytes: Some(src.bytes.clone()),
+        lambda: None,
+    }))
 }
 
 /// The `LineNumberTable` entries of a method's code as (start offset, line).

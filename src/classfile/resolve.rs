@@ -71,7 +71,7 @@ impl ClassTable {
     pub fn is_assignable(&self, sub: &JType, sup: &JType) -> bool {
         match (sub, sup) {
             (_, JType::Class(s)) if s == "java/lang/Object" => sub.is_reference(),
-            (JType::Class(a), JType::Class(b)) => match (self.lookup(a), self.lookup(b)) {
+            (JType::Class(a), JType::Class(b)) => match (self.lookup(a), self.lookup_or_load(b)) {
                 (Some(a), Some(b)) => self.is_subclass(a, b),
                 _ => a == b,
             },

@@ -148,6 +148,9 @@ pub fn run(args: &GenArgs, stop: &Stop) -> Result<Done> {
         if let Some(h) = &t.summary.halted {
             out.lines.push(format!("  stopped early: {h}"));
         }
+        if let Some(line) = crate::report::text::precondition_cut_line(&t.summary) {
+            out.lines.push(format!("  {line}"));
+        }
         if let Some(line) = crate::report::text::array_lengths_line(&t.summary) {
             out.lines.push(format!("  {line}"));
         }

@@ -190,7 +190,7 @@ impl<W: Write> Listing<'_, W> {
         info: &RunInfo,
         bounds: &crate::config::Bounds,
         s: &crate::report::Summary,
-        cuts: &std::collections::BTreeMap<String, Vec<usize>>,
+        cuts: &text::Cuts,
     ) -> Result<()> {
         self.start(info, bounds)?;
         let tail = match &self.json {

@@ -21,6 +21,7 @@ use std::fmt::Debug;
 use crate::Result;
 use crate::classfile::{ClassId, ClassTable, FieldId, JType};
 use crate::config::{Config, ObjectInputs};
+use crate::cut::CutReason;
 use crate::solver::Hints;
 use crate::term::{Assignment, Term, TermPool, Val};
 
@@ -91,7 +92,7 @@ pub struct Alt<H, T> {
     pub assume: Vec<Term>,
     pub value: T,
     /// Set when a bound (max objects) cut this alternative: the machine ends it as a cut trace.
-    pub cut: Option<String>,
+    pub cut: Option<CutReason>,
 }
 
 impl<H, T> Alt<H, T> {
@@ -132,7 +133,7 @@ pub fn with_cut<H: Clone, T: Clone>(
     a1.push(c.taken);
     let mut a2 = assume;
     a2.push(c.keep);
-    let why = format!("max-objects ({})", cx.config.bounds.max_objects);
+    let why = CutReason::MaxObjects(cx.config.bounds.max_objects);
     vec![
         Alt { heap: heap.clone(), assume: a1, value: value.clone(), cut: Some(why) },
         Alt { heap, assume: a2, value, cut: None },
@@ -153,7 +154,7 @@ pub struct Roots<'a, R> {
 /// How to print heap choices: an atom `var == k` with `var` in `vars` reads `var -> values[k]`.
 #[derive(Debug, Clone, Default)]
 pub struct ChoiceNames {
-    pub vars: std::collections::BTreeSet<std::rc::Rc<str>>,
+    pub vars: std::collections::BTreeSet<crate::term::SymbolId>,
     pub values: Vec<String>,
 }
 
@@ -215,6 +216,14 @@ pub trait HeapStrategy {
 
     /// Splits a reference about to be dereferenced into null / non-null.
     fn null_split(&self, cx: &mut Ctx<'_>, heap: &Self::Heap, r: &Self::Ref) -> Result<Vec<Alt<Self::Heap, Nullness>>>;
+
+    /// A 32-bit term whose value tells the object `r` denotes apart from every other object
+    /// of the heap (its number), when the strategy has one; the same object always gives the
+    /// same term. A precondition's identity hash codes are made from it, so that a visited set
+    /// of input objects finds an object it holds.
+    fn identity(&self, _cx: &mut Ctx<'_>, _heap: &Self::Heap, _r: &Self::Ref) -> Option<Term> {
+        None
+    }
 
     /// Reference equality `a == b` (either may be null).
     fn ref_eq(

@@ -62,7 +62,10 @@ impl Target<'_> {
     /// The body of the test of one trace, or why there is none.
     pub fn test(&self, r: &RunResult, t: &Trace) -> Result<String, String> {
         if t.kind == TraceKind::Cut {
-            return Err(format!("cut by {}", t.cut.as_deref().unwrap_or("a bound")));
+            return Err(format!(
+                "cut by {}",
+                t.cut.as_ref().map_or_else(|| "a bound".to_string(), ToString::to_string)
+            ));
         }
         let Some(c) = &t.concrete else { return Err("no model (solver unknown)".to_string()) };
         if t.constrains_identity_hash() {
@@ -102,7 +105,7 @@ impl Target<'_> {
         // by the class initializer, which the JVM runs for the test too: it is not set.
         let made_by_clinit = |v: &CVal| matches!(v, CVal::Obj(i) if c.objects.get(*i).is_some_and(|o| !o.input));
         let statics: Vec<(&FieldId, &CVal)> =
-            c.statics_before.iter().filter(|(f, v)| !is_constant(table, **f) && !made_by_clinit(v)).collect();
+            c.statics_before.iter().filter(|(f, v)| !is_static_final(table, **f) && !made_by_clinit(v)).collect();
         let indent = if statics.is_empty() { "        " } else { "            " };
         for (k, (f, _)) in statics.iter().enumerate() {
             let _ = writeln!(s, "        Object saved{k} = Heap.getStatic(\"{}\");", qualified(table, **f));
@@ -129,6 +132,7 @@ impl Target<'_> {
             .statics_after
             .iter()
             .filter(|(f, _)| !is_constant(table, **f))
+            .filter(|(f, _)| !(is_static_final(table, **f) && !table.field(**f).ty.is_reference()))
             .map(|(f, v)| (qualified(table, *f), table.field(*f).ty.clone(), v.clone()))
             .collect();
         oracle.heap(&after);
@@ -270,6 +274,21 @@ impl Target<'_> {
 
     fn expect_throw(&self, s: &mut String, indent: &str, call: &str, exception: &str) {
         let x = exception.replace('$', ".");
+        // An `assert` that fails throws only when assertions are on (`-ea`): the machine runs
+        // with them on, and the test is skipped without them.
+        if exception == "java.lang.AssertionError" {
+            let owner = self.table.class(self.table.method(self.method).owner).java_name().replace('$', ".");
+            let why = "\"the assert fails only with assertions enabled (-ea)\"";
+            let _ = match self.junit {
+                Junit::Five => writeln!(
+                    s,
+                    "{indent}org.junit.jupiter.api.Assumptions.assumeTrue({owner}.class.desiredAssertionStatus(), {why});"
+                ),
+                Junit::Four => {
+                    writeln!(s, "{indent}org.junit.Assume.assumeTrue({why}, {owner}.class.desiredAssertionStatus());")
+                }
+            };
+        }
         let call = match call.find(") Heap.invoke(") {
             Some(p) if call.starts_with('(') => &call[p + 2..],
             _ => call,
@@ -322,10 +341,18 @@ fn is_constant(table: &ClassTable, f: FieldId) -> bool {
     fd.constant.is_some() && fd.access & crate::classfile::access::FINAL != 0
 }
 
-/// The source of one test class.
+/// Whether `f` is a static final field: the class initializer, which the JVM runs, gives it
+/// its value; a test never sets it (the JVM refuses), and a primitive one cannot change, so
+/// a test does not check it either (`$assertionsDisabled` differs with and without `-ea`).
+fn is_static_final(table: &ClassTable, f: FieldId) -> bool {
+    let fd = table.field(f);
+    fd.is_static() && fd.access & crate::classfile::access::FINAL != 0
+}
+
 /// How long the emission of a test class goes on after a stop request.
 const STOP_GRACE: std::time::Duration = std::time::Duration::from_millis(300);
 
+/// The source of one test class.
 pub(super) fn class_source(target: &Target<'_>, r: &RunResult, class_name: &str) -> MethodTests {
     let package = target.package();
     let mut tests = Vec::new();

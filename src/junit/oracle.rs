@@ -232,13 +232,33 @@ impl<'a> Oracle<'a> {
                 if !o.input {
                     self.line(&format!("assertEquals({}, {name}.length);", o.elems_after.len()));
                 }
-                for (k, v) in o.elems_after.iter().enumerate() {
-                    self.expect(e, v, &format!("{name}[{k}]"));
+                let elems = &o.elems_after;
+                let mut k = 0;
+                while k < elems.len() {
+                    // A run of equal numbers or nulls is one check, so a long array stays a few lines.
+                    let run = elems[k..].iter().take_while(|v| **v == elems[k]).count();
+                    match &elems[k] {
+                        v @ (CVal::Int(_) | CVal::Long(_) | CVal::Null) if run >= MIN_RUN => {
+                            let (from, to) = (k, k + run);
+                            let value = expr(e, v);
+                            self.line(&format!(
+                                "assertEquals({run}, Heap.same({name}, {from}, {to}, {value}), \"{name}[{from}..{to}) are {value}\");"
+                            ));
+                            k += run;
+                        }
+                        v => {
+                            self.expect(e, v, &format!("{name}[{k}]"));
+                            k += 1;
+                        }
+                    }
                 }
             }
         }
     }
 }
+
+/// The shortest run of equal array elements checked as one (`Heap.same`).
+const MIN_RUN: usize = 4;
 
 /// A value stored in a field or element of type `ty` as an expression of the test.
 pub(super) fn expr(ty: &JType, v: &CVal) -> String {

@@ -190,6 +190,17 @@ public final class Heap {
         return true;
     }
 
+    /** How many elements of array {@code a} from {@code from} to {@code to} (excluded) equal {@code v}. */
+    public static int same(Object a, int from, int to, Object v) {
+        int n = 0;
+        for (int i = from; i < to; i++) {
+            if (java.util.Objects.equals(java.lang.reflect.Array.get(a, i), v)) {
+                n++;
+            }
+        }
+        return n;
+    }
+
     /** The class of {@code x} as source spells it ({@code pkg.Outer$Inner}, {@code int[]}), or "null". */
     public static String className(Object x) {
         return x == null ? "null" : x.getClass().getTypeName();

@@ -362,7 +362,8 @@ impl Build {
 pub(super) fn body(table: &ClassTable, m: MethodId, site: &LambdaSite) -> Result<Body> {
     let meth = table.method(m).clone();
     let class = meth.owner;
-    let at = Location { class: Some(table.class(class).java_name()), method: Some(meth.signature()), pc: None };
+    let at =
+        Location { class: Some(table.class(class).java_name()), method: Some(meth.signature()), pc: None, line: None };
     let unsupported = |why: String| Error::Unsupported { at: at.clone(), opcode: "invokedynamic".into(), why };
     let mut builder = Builder::default();
     let blk = builder.block();

@@ -26,11 +26,18 @@ pub(super) struct Lowerer<'t> {
     /// The class whose class file holds the code (and its `BootstrapMethods`).
     pub owner: ClassId,
     pub bootstrap: Vec<super::lambda::Bootstrap>,
+    /// The method whose code this is (for its source lines).
+    pub code: MethodId,
 }
 
 impl Lowerer<'_> {
+    /// The source line of bytecode offset `pc`, where the class file has line numbers.
+    fn line(&self, pc: u32) -> Option<u32> {
+        self.table.method(self.code).source.line(pc)
+    }
+
     pub(super) fn location(&self) -> Location {
-        Location { pc: Some(self.buf.pc), ..self.at.clone() }
+        Location { pc: Some(self.buf.pc), line: self.line(self.buf.pc), ..self.at.clone() }
     }
 }
 
@@ -44,7 +51,7 @@ pub fn lower_method(table: &ClassTable, method: MethodId) -> Result<Body> {
     // An inherited target runs its superclass method's code with a receiver of its own class.
     let code_owner = m.inherited.map_or(m.owner, |i| table.method(i).owner);
     let class = table.class(code_owner);
-    let at = Location { class: Some(class.java_name()), method: Some(m.signature()), pc: None };
+    let at = Location { class: Some(class.java_name()), method: Some(m.signature()), pc: None, line: None };
     let no_code = |why: &str| Error::NoCode { at: at.clone(), why: why.to_string() };
     let bytes = class.bytes.clone().ok_or_else(|| no_code("its class is not on the class path"))?;
     let origin = class.origin.clone().unwrap_or_default();
@@ -72,6 +79,7 @@ pub fn lower_method(table: &ClassTable, method: MethodId) -> Result<Body> {
         buf: BlockBuf::default(),
         owner: code_owner,
         bootstrap,
+        code: m.inherited.unwrap_or(method),
     };
     // Parameters first: `this`, then each declared parameter (longs and doubles take two slots).
     let mut slot: u16 = 0;

@@ -77,6 +77,7 @@ impl Program {
                     class: Some(self.table.class(method.owner).java_name()),
                     method: Some(method.signature()),
                     pc: None,
+                    line: None,
                 },
                 opcode: "(method)".into(),
                 why: msg,
@@ -115,6 +116,7 @@ impl Program {
                     class: Some(self.table.class(method.owner).java_name()),
                     method: Some(method.signature()),
                     pc: None,
+                    line: None,
                 },
                 why: "abstract or native".into(),
             }

@@ -4,6 +4,7 @@ use super::precondition::Valid;
 use super::state::{FrameKind, Next, State};
 use super::{Choice, Decision, Machine, Outcome};
 use crate::classfile::{ClassId, FieldId};
+use crate::cut::CutReason;
 use crate::heap::{Alt, HeapStrategy, Nullness, ObjKind, Test, Value};
 use crate::ir::{Cond, Operand, RelOp, Terminator};
 use crate::solver::{SatResult, Solver};
@@ -21,7 +22,7 @@ pub(crate) use cx;
 /// An alternative after feasibility checking.
 pub enum Forked<H: HeapStrategy, T> {
     Live(State<H>, T),
-    Cut(State<H>, String),
+    Cut(State<H>, CutReason),
 }
 
 /// The answer of a feasibility check.
@@ -268,6 +269,11 @@ impl<H: HeapStrategy, S: Solver> Machine<'_, H, S> {
             st.pre_decisions += 1;
             return st.pre_decisions <= b.precondition_fuse;
         }
+        // A class initializer runs once per JVM, whichever test triggers it first: its
+        // branches are no part of a method's path.
+        if st.frames.iter().any(|f| f.kind == super::state::FrameKind::ClassInit) {
+            return true;
+        }
         let within = self.within_depth(&st.path);
         let Some(f) = st.top() else { return false };
         let d = Decision { method: f.method, pc: f.pc(), choice };
@@ -292,10 +298,10 @@ impl<H: HeapStrategy, S: Solver> Machine<'_, H, S> {
             Ok(st)
         } else if in_pre {
             let fuse = self.config.bounds.precondition_fuse;
-            Err(Next::Done(st, Outcome::Cut(format!("precondition-fuse ({fuse})"))))
+            Err(Next::Done(st, Outcome::Cut(CutReason::PreconditionFuse(fuse))))
         } else {
             let d = self.config.bounds.max_depth;
-            Err(Next::Done(st, Outcome::Cut(format!("max-depth ({d})"))))
+            Err(Next::Done(st, Outcome::Cut(CutReason::MaxDepth(d))))
         }
     }
 
@@ -648,6 +654,7 @@ impl<H: HeapStrategy, S: Solver> Machine<'_, H, S> {
                     class: Some(t.class(m.owner).java_name()),
                     method: Some(m.signature()),
                     pc: Some(f.pc()),
+                    line: m.source.line(f.pc()),
                 }
             }
             None => crate::error::Location::default(),

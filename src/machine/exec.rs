@@ -4,6 +4,7 @@ use super::Machine;
 use super::control::cx;
 use super::state::{Next, State};
 use crate::Result;
+use crate::cut::Unsupported;
 use crate::heap::{HeapStrategy, ObjKind, Value};
 use crate::ir::{Const, Expr, LocalId, Operand, Stmt};
 use crate::solver::Solver;
@@ -11,11 +12,11 @@ use crate::term::Term;
 
 /// What of a statement the machine does not model: the floating-point remainder (`frem`,
 /// `drem`: Java's is C's `fmod`, not IEEE's remainder).
-fn unmodelled(stmt: &Stmt) -> Option<&'static str> {
+fn unmodelled(stmt: &Stmt) -> Option<Unsupported> {
     use crate::classfile::Kind;
     match stmt {
         Stmt::Assign(_, Expr::Binary(crate::ir::BinOp::Rem, Kind::Float | Kind::Double, ..)) => {
-            Some("floating-point remainder")
+            Some(Unsupported::FloatRemainder)
         }
         _ => None,
     }
@@ -34,7 +35,7 @@ impl<H: HeapStrategy, S: Solver> Machine<'_, H, S> {
         match block.instrs.get(frame.next) {
             Some(instr) => match unmodelled(&instr.stmt) {
                 // Not modelled yet: the trace ends here, cut with the reason; the run goes on.
-                Some(what) => Ok(vec![Next::Done(st, super::Outcome::Cut(format!("unsupported: {what}")))]),
+                Some(what) => Ok(vec![Next::Done(st, super::Outcome::Cut(what.into()))]),
                 None => self.exec_stmt(st, &instr.stmt),
             },
             None => match self.sequence_point(&st)? {
@@ -81,8 +82,8 @@ impl<H: HeapStrategy, S: Solver> Machine<'_, H, S> {
                 Ok(vec![self.produce(st, dst, v)])
             }
             Expr::Dynamic(d) => {
-                let why = format!("unsupported: invokedynamic {} ({})", d.name, d.why);
-                Ok(vec![Next::Done(st, super::Outcome::Cut(why))])
+                let why = Unsupported::Invokedynamic { name: d.name.clone(), why: d.why.clone() };
+                Ok(vec![Next::Done(st, super::Outcome::Cut(why.into()))])
             }
         }
     }

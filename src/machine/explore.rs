@@ -9,6 +9,7 @@ use crate::Result;
 use crate::budget::{Budget, Halt, Stop};
 use crate::classfile::MethodId;
 use crate::config::Config;
+use crate::cut::CutReason;
 use crate::heap::{HeapStrategy, Roots, Value};
 use crate::lower::Program;
 use crate::solver::constant::Constant;
@@ -261,8 +262,7 @@ impl<'p, H: HeapStrategy, S: Solver> Machine<'p, H, S> {
             return (st, outcome);
         }
         if self.feasible(&st, &extra) == super::control::Feasible::No {
-            let why = format!("max-objects ({})", self.config.bounds.max_objects);
-            return (st, Outcome::Cut(why));
+            return (st, Outcome::Cut(CutReason::MaxObjects(self.config.bounds.max_objects)));
         }
         // (Under a precondition `finish` drops such a state: it is beyond the scope.)
         st.assume(&extra);
@@ -464,13 +464,14 @@ impl<'p, H: HeapStrategy, S: Solver> Machine<'p, H, S> {
         };
         let run = super::replay::replay(self.program, self.config, &info, &input, Constant::default(), &self.budget)?;
         let Some(run) = run else { return Ok(ValidInput::Fused) };
-        if run.path != st.path {
+        if !super::replay::same_path(&run.path, &st.path) {
             return Err(crate::Error::ModelCheck {
                 method: info.method,
                 trace: 0,
                 msg: format!(
-                    "the input found for a state of path {:?} takes path {:?} when run (an engine bug)",
-                    st.path, run.path
+                    "the input found for a state of path [{}] takes path [{}] when run (an engine bug)",
+                    super::path_in_source(&self.program.table, &st.path),
+                    super::path_in_source(&self.program.table, &run.path)
                 ),
             });
         }
@@ -513,7 +514,7 @@ impl<H: HeapStrategy, S: Solver> Machine<'_, H, S> {
 /// A path whose condition mentions a hash but holds for all of them (a one-bucket table, a
 /// hash that is only stored) does not depend on the value the JVM picks.
 fn bound_to_identity_hashes(pc: &[Term], model: &crate::term::Assignment) -> bool {
-    let mut hashes: Vec<std::rc::Rc<str>> = Vec::new();
+    let mut hashes: Vec<crate::term::SymbolId> = Vec::new();
     for name in pc.iter().flat_map(Term::var_names) {
         if name.starts_with(super::IDENTITY_HASH) && !hashes.contains(&name) {
             hashes.push(name);

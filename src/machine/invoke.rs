@@ -6,6 +6,7 @@ use super::control::{Forked, cx};
 use super::state::{Frame, FrameKind, Next, State};
 use super::{Choice, Machine, Outcome};
 use crate::classfile::{ClassId, JType, MethodId};
+use crate::cut::{CutReason, Unsupported};
 use crate::heap::{HeapStrategy, ObjKind, Value};
 use crate::ir::{Call, InvokeKind, LocalId};
 use crate::solver::Solver;
@@ -23,6 +24,7 @@ impl<H: HeapStrategy, S: Solver> Machine<'_, H, S> {
                 class: Some(table.class(m.owner).java_name()),
                 method: Some(m.signature()),
                 pc: None,
+                line: None,
             },
             why: "abstract or native".into(),
         })?;
@@ -168,6 +170,15 @@ impl<H: HeapStrategy, S: Solver> Machine<'_, H, S> {
             if let Some(model) = table.java_model(call.method.owner, &call.method.name, &call.method.desc) {
                 return self.invoke_target(st, dst, call, Some(model), args);
             }
+            // A static method of a class the models describe that no model covers runs the
+            // JDK's code (the class is not initialized: its statics are the models').
+            let owner_name = &table.class(call.method.owner).name;
+            if resolved.is_none()
+                && crate::models::lookup(owner_name, &call.method.name, &call.method.desc.descriptor()).is_none()
+                && let Some(code) = table.jdk_static_code(call.method.owner, &call.method.name, &call.method.desc)
+            {
+                return self.invoke_target(st, dst, call, Some(code), args);
+            }
             let owner = resolved.map(|m| table.method(m).owner).unwrap_or(call.method.owner);
             let st = match self.ensure_init(st, owner)? {
                 Ok(s) => s,
@@ -272,17 +283,17 @@ impl<H: HeapStrategy, S: Solver> Machine<'_, H, S> {
         };
         if st.frames.len() as u64 > u64::from(self.config.bounds.max_calls) {
             let n = self.config.bounds.max_calls;
-            return Ok(vec![Next::Done(st, Outcome::Cut(format!("max-calls ({n})")))]);
+            return Ok(vec![Next::Done(st, Outcome::Cut(CutReason::MaxCalls(n)))]);
         }
         // A callee that did not lower (an unsupported instruction) or that the reachability
         // pass did not see ends this trace, cut with the reason; the run goes on.
         let body = match self.program.body(t) {
             Ok(Some(b)) => b,
             Ok(None) => {
-                let why = format!("unsupported: call to {}, which was not lowered", table.method_display(t));
+                let why = Unsupported::NotLowered(table.method_display(t)).into();
                 return Ok(vec![Next::Done(st, Outcome::Cut(why))]);
             }
-            Err(e) => return Ok(vec![Next::Done(st, Outcome::Cut(format!("unsupported: {e}")))]),
+            Err(e) => return Ok(vec![Next::Done(st, Outcome::Cut(Unsupported::Lowering(e.to_string()).into()))]),
         };
         let mut frame = Frame::new(t, body, FrameKind::Call);
         for (slot, a) in args.into_iter().enumerate() {

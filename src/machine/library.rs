@@ -9,6 +9,7 @@ use super::Machine;
 use super::control::{Forked, cx};
 use super::state::{Next, State};
 use crate::classfile::MethodId;
+use crate::cut::{CutReason, Unsupported};
 use crate::heap::{HeapStrategy, Test, Value};
 use crate::ir::{Call, LocalId};
 use crate::models::{self, FloatOp, Model};
@@ -26,10 +27,12 @@ impl<H: HeapStrategy, S: Solver> Machine<'_, H, S> {
         args: Vec<Value<H::Ref>>,
     ) -> Result<Vec<Next<H>>> {
         let table = &self.program.table;
+        // A native of the JDK has a model or none; one of the class path is not run.
         if let Some(t) = target
             && table.class(table.method(t).owner).loaded
+            && !table.class(table.method(t).owner).jdk
         {
-            let why = format!("unsupported: call to {}, which is abstract or native", table.method_display(t));
+            let why = Unsupported::AbstractOrNative(table.method_display(t)).into();
             return Ok(vec![Next::Done(st, super::Outcome::Cut(why))]);
         }
         let name = call.method.name.as_str();
@@ -51,7 +54,12 @@ impl<H: HeapStrategy, S: Solver> Machine<'_, H, S> {
         let shown = format!("{}#{}{}", table.class(call.method.owner).java_name(), name, desc);
         if !self.config.havoc_unknown {
             // The trace ends here, cut with a reason naming the call; the run goes on.
-            let why = format!("no model: {shown} is not on the class path (--havoc-unknown: a fresh result)");
+            let why = match target {
+                Some(t) if table.class(table.method(t).owner).loaded => {
+                    CutReason::NativeWithoutModel(table.method_display(t))
+                }
+                _ => CutReason::NoModel(shown),
+            };
             return Ok(vec![Next::Done(st, super::Outcome::Cut(why))]);
         }
         let mut st = st;
@@ -161,6 +169,23 @@ impl<H: HeapStrategy, S: Solver> Machine<'_, H, S> {
             Model::Store { class, fields } => self.set_fields(st, dst, args, class, fields)?,
             Model::Load { class, field } => self.read_field(st, dst, args, class, field)?,
             Model::IdentityEquals => self.identity_equals(st, dst, args)?,
+            // Inside the precondition an identity hash is a function of the object: a visited
+            // set of input objects works, and the precondition's result, which a test checks,
+            // does not depend on which hash each object gets.
+            Model::IdentityHash
+                if Self::in_precondition(&st)
+                    && let Some(Value::Ref(r)) = args.first()
+                    && let Some(id) = self.strategy.identity(cx!(self), &st.heap, r) =>
+            {
+                let id = match id.width() {
+                    32 => id,
+                    w if w < 32 => self.terms.zext(32 - w, &id),
+                    _ => self.terms.extract(31, 0, &id),
+                };
+                let k = self.terms.bv(32, i64::from(IDENTITY_MIX as i32));
+                let h = self.terms.bin(crate::term::BvOp::Mul, &id, &k);
+                vec![self.finish_call(st, dst, Some(Value::Int(h)))]
+            }
             Model::IdentityHash => {
                 let mut st = st;
                 let n = st.notes.len();
@@ -200,8 +225,10 @@ impl<H: HeapStrategy, S: Solver> Machine<'_, H, S> {
                 vec![self.finish_call(st, dst, Some(Value::Int(v)))]
             }
             Model::ValueOf { class } => self.value_of(st, dst, class, args)?,
-            Model::Constant(k) => {
-                let v = self.terms.int(k);
+            Model::AssertionStatus => {
+                let table = &self.program.table;
+                let jdk = st.top().is_some_and(|f| table.class(table.method(f.method).owner).jdk);
+                let v = self.terms.int(i32::from(!jdk));
                 vec![self.finish_call(st, dst, Some(Value::Int(v)))]
             }
             Model::RequireNonNull => {
@@ -327,3 +354,8 @@ impl<H: HeapStrategy, S: Solver> Machine<'_, H, S> {
         })
     }
 }
+
+/// The odd constant a precondition's identity hash multiplies an object's number by (the
+/// golden ratio's, as `ThreadLocal` spreads its hashes), so that neighbours fall in other
+/// buckets of a hash table.
+const IDENTITY_MIX: u32 = 0x9e37_79b9;

@@ -27,10 +27,11 @@ use serde::Serialize;
 use crate::budget::Budget;
 use crate::classfile::{ClassId, MethodId};
 use crate::config::Config;
+use crate::cut::CutReason;
 use crate::heap::{Concrete, HeapStrategy, Value};
 use crate::lower::Program;
 use crate::solver::{Solver, SolverStats};
-use crate::term::{Term, TermPool};
+use crate::term::{Term, TermId, TermPool};
 
 pub use explore::{explore, explore_into};
 pub use sequence::{SequenceStats, driver_decisions};
@@ -60,6 +61,33 @@ pub struct Decision {
     pub choice: Choice,
 }
 
+/// A program path in source terms, for messages: `AATree#contains line 34: true, ...`
+/// (the bytecode offset where the class file has no line numbers).
+pub fn path_in_source(table: &crate::classfile::ClassTable, path: &[Decision]) -> String {
+    if path.is_empty() {
+        return "(no decisions)".into();
+    }
+    let step = |d: &Decision| {
+        let m = table.method(d.method);
+        let class = table.class(m.owner).java_name();
+        let simple = class.rsplit('.').next().unwrap_or(&class).to_string();
+        let at = match m.source.line(d.pc) {
+            Some(l) => format!("line {l}"),
+            None => format!("offset {}", d.pc),
+        };
+        let what = match &d.choice {
+            Choice::Branch(b) => format!("branch {b}"),
+            Choice::Case(Some(k)) => format!("case {k}"),
+            Choice::Case(None) => "default case".into(),
+            Choice::Throw(e) => format!("throws {e}"),
+            Choice::Dispatch(t) => format!("calls {t}"),
+            Choice::Index(i) => format!("index {i}"),
+        };
+        format!("{simple}#{} {at}: {what}", m.name)
+    };
+    path.iter().map(step).collect::<Vec<_>>().join(", ")
+}
+
 /// How a trace ended.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Outcome<R> {
@@ -67,8 +95,8 @@ pub enum Outcome<R> {
     Return(Option<Value<R>>),
     /// An uncaught exception of this class.
     Exception(ClassId),
-    /// A bound cut the trace (`max-depth`, `max-objects`, `max-calls`, `time-limit`).
-    Cut(String),
+    /// A bound, the budget or code the machine does not model cut the trace.
+    Cut(CutReason),
 }
 
 /// A finished trace, independent of the strategy that produced it.
@@ -80,8 +108,8 @@ pub struct Trace {
     pub value: Option<String>,
     /// The exception class (Java name) of an exceptional trace.
     pub exception: Option<String>,
-    /// The bound that cut the trace.
-    pub cut: Option<String>,
+    /// Why the trace was cut (set exactly for [`TraceKind::Cut`]).
+    pub cut: Option<CutReason>,
     /// The program path of the method under test.
     pub path: Vec<Decision>,
     /// With `--inputs api`, the decisions of the call sequence that built the input (the
@@ -175,6 +203,10 @@ pub struct Stats {
     /// The most steps a P-search took that settled its question (compare with
     /// `--precondition-steps`).
     pub pre_max_steps: u64,
+    /// Runs of the precondition that a bound, a missing model or an unsupported instruction
+    /// cut, by reason: such an input is not accepted, but the precondition did not reject
+    /// it either (the scope and the fuse, which decide validity, are not counted).
+    pub pre_cut: BTreeMap<crate::cut::CutReason, u64>,
     pub time_ms: u64,
     /// Instructions executed over all states.
     pub steps: u64,
@@ -204,7 +236,7 @@ pub struct Tally {
     /// Distinct program paths, by a 128-bit digest of the path.
     paths: HashSet<u128>,
     /// The ids of the cut traces, by cut reason.
-    pub cuts: BTreeMap<String, Vec<usize>>,
+    pub cuts: BTreeMap<CutReason, Vec<usize>>,
     /// Finished traces whose input has an array argument, by the length of the longest.
     pub array_lengths: BTreeMap<usize, usize>,
 }
@@ -217,7 +249,9 @@ impl Tally {
             TraceKind::Exception => self.exceptional += 1,
             TraceKind::Cut => {
                 self.cut += 1;
-                self.cuts.entry(t.cut.clone().unwrap_or_default()).or_default().push(t.id);
+                if let Some(why) = &t.cut {
+                    self.cuts.entry(why.clone()).or_default().push(t.id);
+                }
             }
             TraceKind::Return => {}
         }
@@ -309,6 +343,9 @@ impl RunResult {
         s.beyond_scope += o.beyond_scope;
         s.pre_max_decisions = s.pre_max_decisions.max(o.pre_max_decisions);
         s.pre_max_steps = s.pre_max_steps.max(o.pre_max_steps);
+        for (why, n) in o.pre_cut {
+            *s.pre_cut.entry(why).or_default() += n;
+        }
         s.time_ms += o.time_ms;
         s.steps += o.steps;
         self.halted = self.halted.or(other.halted);
@@ -391,7 +428,7 @@ pub struct Machine<'p, H: HeapStrategy, S: Solver> {
     pub(crate) budget_cut: std::cell::Cell<Option<crate::budget::Halt>>,
     /// Path-condition entries already printed, by term id, with the value names they were
     /// printed with: traces share prefixes, so each entry is printed once.
-    pub(crate) printed: (Vec<String>, std::collections::HashMap<u32, std::rc::Rc<str>>),
+    pub(crate) printed: (Vec<String>, std::collections::HashMap<TermId, std::rc::Rc<str>>),
     /// The paths whose first trace got a preferred model (`Prefer::FirstOfPath`).
     pub(crate) preferred: std::collections::HashSet<u128>,
     /// The JDK method whose model is running: an exception the model raises is raised inside

@@ -5,6 +5,7 @@ use super::state::{Next, State};
 use super::{Choice, Machine};
 use crate::Result;
 use crate::classfile::{ClassId, FieldId, JType};
+use crate::cut::{CutReason, Unsupported};
 use crate::heap::{HeapStrategy, ObjKind, Test, Value};
 use crate::ir::{ArrayKind, FieldRef, LocalId, Operand};
 use crate::solver::Solver;
@@ -25,9 +26,9 @@ impl<H: HeapStrategy, S: Solver> Machine<'_, H, S> {
                 let owner = table.class(f.owner);
                 let shown = format!("{}.{}:{}", owner.java_name(), f.name, f.ty.descriptor());
                 let why = if owner.loaded {
-                    format!("unsupported: field {shown} does not resolve (NoSuchFieldError)")
+                    Unsupported::UnresolvedField(shown).into()
                 } else {
-                    format!("no model: field {shown} is not on the class path")
+                    CutReason::NoModelField(shown)
                 };
                 Err(Next::Done(st, super::Outcome::Cut(why)))
             }
@@ -233,8 +234,7 @@ impl<H: HeapStrategy, S: Solver> Machine<'_, H, S> {
         if hashed {
             // Each value would be a trace no test can make happen (the JVM picks the hash):
             // one cut trace instead, so that the run goes on to the paths a test can take.
-            let why = "identity hash: an array index computed from an identity hash code, which a test cannot choose";
-            self.aside.push(Next::Done(st, super::Outcome::Cut(why.to_string())));
+            self.aside.push(Next::Done(st, super::Outcome::Cut(CutReason::IdentityHashIndex)));
             return Ok(Vec::new());
         }
         let mut out = Vec::new();
@@ -261,8 +261,7 @@ impl<H: HeapStrategy, S: Solver> Machine<'_, H, S> {
             rest.assume(std::slice::from_ref(&ne));
         }
         // The values past the first MAX_INDEX_VALUES end as one trace, cut with the reason.
-        let why =
-            format!("unsupported: a symbolic index into a reference array with more than {MAX_INDEX_VALUES} values");
+        let why = Unsupported::ManyIndexValues(MAX_INDEX_VALUES).into();
         self.aside.push(Next::Done(rest, super::Outcome::Cut(why)));
         Ok(out)
     }

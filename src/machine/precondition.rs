@@ -27,10 +27,11 @@ use std::rc::Rc;
 use super::state::{Frame, FrameKind, Next, State};
 use super::{Machine, Outcome};
 use crate::classfile::MethodId;
+use crate::cut::CutReason;
 use crate::heap::{HeapStrategy, Value};
 use crate::ir::LocalId;
 use crate::solver::{SatResult, Site, Solver};
-use crate::term::{Assignment, Node, Term};
+use crate::term::{Assignment, Node, SymbolId, Term};
 use crate::{Error, Result};
 
 /// A model of a state's path condition under which the precondition returns true.
@@ -43,7 +44,7 @@ pub struct Witness {
     /// the precondition read: a later read of the same field names the same symbol); the
     /// model may also value other symbols, left from earlier models, which a later
     /// materialization of the state may name differently.
-    vars: HashSet<Rc<str>>,
+    vars: HashSet<SymbolId>,
 }
 
 impl Witness {
@@ -61,7 +62,7 @@ impl Witness {
     /// When `t` defines a symbol the model was not made for (`r9 == ite(...)`, `L7.exists
     /// <=> ...`, `2 == r9`) from symbols it was: that symbol and its value. The precondition's
     /// path does not read such a symbol, so any value keeps the model a witness.
-    fn definition(&self, t: &Term) -> Option<(Rc<str>, crate::term::Val)> {
+    fn definition(&self, t: &Term) -> Option<(SymbolId, crate::term::Val)> {
         let Node::Eq(a, b) = t.node() else { return None };
         [(a, b), (b, a)].into_iter().find_map(|(v, e)| {
             let Node::Var(name, _) = v.node() else { return None };
@@ -160,7 +161,7 @@ impl<H: HeapStrategy, S: Solver> Machine<'_, H, S> {
     /// The cut reason of a state no P-search could settle: the budget, when it ran out (Z3
     /// interrupted); else `--precondition-steps`, or the solver's `unknown` on the check of
     /// a path of P that returned true.
-    pub(super) fn fuse_cut(&self) -> String {
+    pub(super) fn fuse_cut(&self) -> CutReason {
         let b = &self.config.bounds;
         match self.budget.halt() {
             Some(h) => {
@@ -168,8 +169,8 @@ impl<H: HeapStrategy, S: Solver> Machine<'_, H, S> {
                 h.reason()
             }
             None => match self.search_stop {
-                Inconclusive::Steps => format!("precondition-steps ({})", b.precondition_steps),
-                Inconclusive::Unknown => "solver-unknown (precondition)".into(),
+                Inconclusive::Steps => CutReason::PreconditionSteps(b.precondition_steps),
+                Inconclusive::Unknown => CutReason::PreconditionUnknown,
             },
         }
     }
@@ -331,6 +332,13 @@ impl<H: HeapStrategy, S: Solver> Machine<'_, H, S> {
                             if let Some(found) = self.holds(d, &t, pin)? {
                                 return Ok(found);
                             }
+                        }
+                        // A path of P that something other than the scope or the fuse cut
+                        // is no witness, and is counted: P could not decide that input.
+                        Next::Done(_, Outcome::Cut(why))
+                            if !matches!(why, CutReason::MaxObjects(_) | CutReason::PreconditionFuse(_)) =>
+                        {
+                            *self.stats.pre_cut.entry(why).or_default() += 1;
                         }
                         // P threw, a path needed an object beyond the scope or ran past the
                         // fuse: no witness.

@@ -138,21 +138,32 @@ pub fn replay<S: Solver>(
     }
 }
 
-fn compare(program: &Program, result: &RunInfo, t: &Trace, r: &Trace) -> Result<()> {
-    let fail = |msg: String| Error::ModelCheck { method: result.method.clone(), trace: t.id, msg };
-    // Which element a symbolic index picked is a decision only where the index is symbolic:
-    // a concrete replay makes none.
+/// Whether a concrete replay's path `replayed` is the symbolic path `symbolic`: which element
+/// a symbolic index picked is a decision only where the index is symbolic, and a concrete
+/// replay makes none.
+pub(super) fn same_path(replayed: &[super::Decision], symbolic: &[super::Decision]) -> bool {
     let branches = |p: &[super::Decision]| -> Vec<super::Decision> {
         p.iter().filter(|d| !matches!(d.choice, super::Choice::Index(_))).cloned().collect()
     };
-    if branches(&r.path) != branches(&t.path) {
-        return Err(fail(format!("the replay took program path {:?}, the trace {:?}", r.path, t.path)));
+    branches(replayed) == branches(symbolic)
+}
+
+fn compare(program: &Program, result: &RunInfo, t: &Trace, r: &Trace) -> Result<()> {
+    let fail = |msg: String| Error::ModelCheck { method: result.method.clone(), trace: t.id, msg };
+    if !same_path(&r.path, &t.path) {
+        let (replayed, traced) =
+            (super::path_in_source(&program.table, &r.path), super::path_in_source(&program.table, &t.path));
+        return Err(fail(format!("the replay took program path [{replayed}], the trace [{traced}]")));
     }
     if r.kind != t.kind || r.exception != t.exception {
-        return Err(fail(format!(
-            "the replay ended {:?} {:?}, the trace {:?} {:?}",
-            r.kind, r.exception, t.kind, t.exception
-        )));
+        let end = |t: &Trace| match (&t.kind, &t.exception) {
+            (_, Some(x)) => format!("throwing {x}"),
+            (super::TraceKind::Cut, None) => {
+                format!("cut ({})", t.cut.as_ref().map(ToString::to_string).unwrap_or_default())
+            }
+            _ => "returning".to_string(),
+        };
+        return Err(fail(format!("the replay ended {}, the trace {}", end(r), end(t))));
     }
     let (Some(a), Some(b)) = (&t.concrete, &r.concrete) else { return Ok(()) };
     let (ca, cb) = (canon(program, a), canon(program, b));

@@ -23,7 +23,7 @@ use crate::Result;
 use crate::heap::{HeapStrategy, ObjKind, Test, Value, fields_of};
 use crate::lower::driver::Driver;
 use crate::solver::Solver;
-use crate::term::{Node, Term};
+use crate::term::{Node, SymbolId, Term, TermId};
 
 /// Counters of a call-sequence run.
 #[derive(Debug, Clone, Default, serde::Serialize)]
@@ -162,7 +162,7 @@ impl<H: HeapStrategy, S: Solver> Machine<'_, H, S> {
             if old.constraints.is_empty() {
                 return true;
             }
-            let map: HashMap<u32, Term> = old.vars.iter().zip(&key.vars).map(|(o, n)| (o.id(), n.clone())).collect();
+            let map: HashMap<TermId, Term> = old.vars.iter().zip(&key.vars).map(|(o, n)| (o.id(), n.clone())).collect();
             let renamed: Vec<Term> = old.constraints.iter().map(|c| self.terms.substitute(c, &map)).collect();
             let all = self.terms.and(&renamed);
             let denied = self.terms.not(&all);
@@ -182,7 +182,7 @@ impl<H: HeapStrategy, S: Solver> Machine<'_, H, S> {
         let Value::Ref(root) = recv.clone() else { return Ok(None) };
         let mut objects: Vec<H::Ref> = vec![root];
         let mut names = Names::default();
-        let mut heap_vars: HashSet<Rc<str>> = HashSet::new();
+        let mut heap_vars: HashSet<SymbolId> = HashSet::new();
         let mut key = String::new();
         let null = self.strategy.null(cx!(self));
         let mut k = 0;
@@ -257,7 +257,7 @@ impl<H: HeapStrategy, S: Solver> Machine<'_, H, S> {
         // The conjuncts that constrain the heap's symbols, closed over shared symbols.
         let mut vars = heap_vars;
         let mut chosen: Vec<&Term> = Vec::new();
-        let mut rest: Vec<(&Term, Vec<Rc<str>>)> = st
+        let mut rest: Vec<(&Term, Vec<SymbolId>)> = st
             .pc
             .iter()
             .map(|c| {
@@ -341,7 +341,7 @@ enum Ident {
 /// The canonical names of the symbols a key has met, and the symbols in that order.
 #[derive(Default)]
 struct Names {
-    by_name: HashMap<Rc<str>, String>,
+    by_name: HashMap<SymbolId, String>,
     order: Vec<Term>,
 }
 

@@ -10,6 +10,7 @@
 use super::Machine;
 use super::state::{Next, State};
 use crate::classfile::{FieldId, JType};
+use crate::cut::Unsupported;
 use crate::heap::{HeapStrategy, ObjKind, Value};
 use crate::ir::LocalId;
 use crate::models::{MAX_STRING_CHARS, STRING, StringOp};
@@ -22,9 +23,6 @@ struct Chars {
     len: Term,
     chars: Vec<Term>,
 }
-
-/// The cut reason of a string whose characters are not modelled.
-const COMPUTED: &str = "unsupported: the characters of a String the code computed (concatenation, valueOf, toString)";
 
 impl<H: HeapStrategy, S: Solver> Machine<'_, H, S> {
     /// The fields of a string: `count`, then the characters.
@@ -78,7 +76,7 @@ impl<H: HeapStrategy, S: Solver> Machine<'_, H, S> {
         self.read_all(st, r, &fields, Vec::new(), &mut |m, s, mut ts| {
             let len = ts.remove(0);
             if len.as_i64() == Some(-1) {
-                return Ok(vec![Next::Done(s, super::Outcome::Cut(COMPUTED.to_string()))]);
+                return Ok(vec![Next::Done(s, super::Outcome::Cut(Unsupported::ComputedString.into()))]);
             }
             let (zero, max) = (m.terms.int(0), m.terms.int(MAX_STRING_CHARS as i32));
             let range = [m.terms.sle(&zero, &len), m.terms.sle(&len, &max)];

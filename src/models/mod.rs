@@ -54,9 +54,11 @@ pub enum Model {
     NewString,
     /// Returns the receiver (`StringBuilder.append`, which javac 8 calls for `+`).
     Receiver,
-    /// Returns this int (`Class.desiredAssertionStatus`: false, assertions off as the JVM
-    /// runs by default).
-    Constant(i32),
+    /// `Class.desiredAssertionStatus`, which javac calls in the class initializer of a class
+    /// with `assert` statements: true for the class path's classes (so an `assert` runs, and a
+    /// failing one is an `AssertionError` outcome, whose test needs `-ea`), false for the
+    /// JDK's (`-ea` leaves system classes' assertions off).
+    AssertionStatus,
     /// `Objects.requireNonNull(x[, message])`: NullPointerException when `x` is null, else `x`.
     RequireNonNull,
     /// A box's `equals(Object)`: argument 1 is a non-null box of `class` with the same value.
@@ -136,6 +138,9 @@ pub fn lookup(class: &str, name: &str, desc: &str) -> Option<Model> {
     const THROWABLE: &str = "java/lang/Throwable";
     Some(match (class, name, desc) {
         ("java/lang/Object", "<init>", "()V") | ("java/lang/Throwable", "<init>", "()V") => Model::Nothing,
+        // The JDK's class initializers link their natives (`Thread`, `System`, `Unsafe`): nothing
+        // a Java program can observe.
+        (_, "registerNatives" | "initIDs", "()V") => Model::Nothing,
         ("java/lang/Throwable", "<init>", "(Ljava/lang/String;)V") => {
             Model::Store { class: THROWABLE, fields: &[(1, "detailMessage")] }
         }
@@ -144,6 +149,10 @@ pub fn lookup(class: &str, name: &str, desc: &str) -> Option<Model> {
         }
         ("java/lang/Throwable", "<init>", "(Ljava/lang/Throwable;)V") => {
             Model::Store { class: THROWABLE, fields: &[(1, "cause")] }
+        }
+        // `assert x : detail`: the detail's text is not modelled (a test checks the class only).
+        ("java/lang/AssertionError", "<init>", "()V" | "(Ljava/lang/Object;)V" | "(Z)V" | "(C)V" | "(I)V" | "(J)V") => {
+            Model::Nothing
         }
         ("java/lang/Throwable", "getMessage" | "getLocalizedMessage", "()Ljava/lang/String;") => {
             Model::Load { class: THROWABLE, field: "detailMessage" }
@@ -172,7 +181,7 @@ pub fn lookup(class: &str, name: &str, desc: &str) -> Option<Model> {
         ("java/lang/String", "compareTo", "(Ljava/lang/Object;)I") => Model::String(StringOp::Compare { cast: true }),
         ("java/lang/String", "compareTo", "(Ljava/lang/String;)I") => Model::String(StringOp::Compare { cast: false }),
         ("java/lang/StringBuilder", "<init>", _) => Model::Nothing,
-        ("java/lang/Class", "desiredAssertionStatus", "()Z") => Model::Constant(0),
+        ("java/lang/Class", "desiredAssertionStatus", "()Z") => Model::AssertionStatus,
         ("java/util/Objects", "requireNonNull", "(Ljava/lang/Object;)Ljava/lang/Object;")
         | ("java/util/Objects", "requireNonNull", "(Ljava/lang/Object;Ljava/lang/String;)Ljava/lang/Object;") => {
             Model::RequireNonNull

@@ -62,6 +62,9 @@ fn counts(s: &Summary) -> Map<String, Value> {
     m.insert("precondition_max_decisions".into(), json!(s.pre_max_decisions));
     m.insert("precondition_max_steps".into(), json!(s.pre_max_steps));
     m.insert("sequences".into(), json!(s.sequences));
+    if !s.precondition_cut.is_empty() {
+        m.insert("precondition_cut".into(), json!(s.precondition_cut));
+    }
     if !s.array_lengths.is_empty() {
         m.insert("array_lengths".into(), json!(s.array_lengths));
     }

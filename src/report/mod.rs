@@ -48,7 +48,7 @@ pub struct Summary {
     pub unknown: usize,
     /// Why the run stopped before exploring everything (`time-limit (10s)`, `interrupted`,
     /// `max-memory (4096 MB)`); its pending states are the traces cut for that reason.
-    pub halted: Option<String>,
+    pub halted: Option<crate::cut::CutReason>,
     /// With `--precondition`: P-searches run, states dropped as beyond the scope, and the
     /// most decisions the precondition made on an input it accepted.
     pub pre_searches: u64,
@@ -61,6 +61,10 @@ pub struct Summary {
     pub pre_max_steps: u64,
     /// With `--inputs api`: the call-sequence prefixes kept, pruned and dropped.
     pub sequences: Option<crate::machine::SequenceStats>,
+    /// Runs of the precondition cut by something other than the scope or the fuse, by reason
+    /// (`precondition_cut`; empty without a precondition or when none was cut).
+    #[serde(skip_serializing_if = "std::collections::BTreeMap::is_empty")]
+    pub precondition_cut: std::collections::BTreeMap<String, u64>,
     /// Finished traces whose input has an array argument, by the length of the longest
     /// (empty when no input has one, or no model was read).
     #[serde(skip_serializing_if = "std::collections::BTreeMap::is_empty")]
@@ -111,6 +115,7 @@ pub fn summarize(r: &RunResult, config: &Config, peak_mb: f64) -> Summary {
             crate::config::Inputs::Heap | crate::config::Inputs::Auto { .. } => None,
         },
         array_lengths: r.tally.array_lengths.clone(),
+        precondition_cut: r.stats.pre_cut.iter().map(|(why, n)| (why.to_string(), *n)).collect(),
     }
 }
 

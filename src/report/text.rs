@@ -6,7 +6,11 @@ use std::fmt::Write;
 use super::{Summary, path_text};
 use crate::classfile::ClassTable;
 use crate::config::Bounds;
+use crate::cut::CutReason;
 use crate::machine::{RunInfo, RunResult, Trace, TraceKind};
+
+/// The ids of a run's cut traces, by cut reason (`machine::Tally::cuts`).
+pub type Cuts = BTreeMap<CutReason, Vec<usize>>;
 
 /// The bounds as one line.
 pub fn bounds_line(b: &Bounds) -> String {
@@ -32,7 +36,10 @@ pub fn outcome(t: &Trace) -> String {
             None => "return".into(),
         },
         TraceKind::Exception => format!("throws {}", t.exception.as_deref().unwrap_or("?")),
-        TraceKind::Cut => format!("cut by {}", t.cut.as_deref().unwrap_or("a bound")),
+        TraceKind::Cut => match &t.cut {
+            Some(why) => format!("cut by {why}"),
+            None => "cut by a bound".into(),
+        },
     }
 }
 
@@ -78,7 +85,7 @@ pub fn trace(table: &ClassTable, info: &RunInfo, t: &Trace) -> String {
 }
 
 /// The last lines: the counts, why the run stopped early, and which traces each bound cut.
-pub fn tail(s: &Summary, cuts: &BTreeMap<String, Vec<usize>>) -> String {
+pub fn tail(s: &Summary, cuts: &Cuts) -> String {
     let mut out = String::new();
     let _ = writeln!(
         out,
@@ -100,6 +107,9 @@ pub fn tail(s: &Summary, cuts: &BTreeMap<String, Vec<usize>>) -> String {
             s.bounds.precondition_steps
         );
     }
+    if let Some(line) = precondition_cut_line(s) {
+        let _ = writeln!(out, "{line}");
+    }
     if let Some(q) = &s.sequences {
         let _ = writeln!(out, "{}", sequences_line(q));
     }
@@ -110,10 +120,23 @@ pub fn tail(s: &Summary, cuts: &BTreeMap<String, Vec<usize>>) -> String {
         let _ = writeln!(out, "{line}");
     }
     if !cuts.is_empty() {
-        let parts: Vec<String> = cuts.iter().map(|(why, ids)| format!("{why}: {}", id_ranges(ids))).collect();
+        // Grouped by reason, in the order of the reasons' text.
+        let mut parts: Vec<(String, String)> =
+            cuts.iter().map(|(why, ids)| (why.to_string(), id_ranges(ids))).collect();
+        parts.sort();
+        let parts: Vec<String> = parts.into_iter().map(|(why, ids)| format!("{why}: {ids}")).collect();
         let _ = writeln!(out, "cut traces: {}", parts.join("; "));
     }
     out
+}
+
+/// The runs of the precondition that were cut, by reason, when there were any.
+pub fn precondition_cut_line(s: &Summary) -> Option<String> {
+    if s.precondition_cut.is_empty() {
+        return None;
+    }
+    let parts: Vec<String> = s.precondition_cut.iter().map(|(why, n)| format!("{why}: {n}")).collect();
+    Some(format!("precondition runs cut (their inputs neither accepted nor rejected): {}", parts.join("; ")))
 }
 
 /// Why a run has so many traces, when most take an input array of the longest length

@@ -57,6 +57,7 @@ impl Session {
                     class: Some(table.class(meth.owner).java_name()),
                     method: Some(meth.signature()),
                     pc: None,
+                    line: None,
                 };
                 if !meth.has_code {
                     if whole_class {

@@ -261,6 +261,19 @@ impl Session {
         };
         let result = analyze(&self.program, entry, &config, options, &budget, on_trace)?;
         let summary = summarize(&result, &config, peak_mb());
+        // A precondition that could not run rejected nothing: that is not a result.
+        if let Some(p) = &config.precondition
+            && result.tally.traces == 0
+            && result.halted.is_none()
+            && !summary.precondition_cut.is_empty()
+        {
+            let reasons: Vec<String> = summary.precondition_cut.iter().map(|(why, n)| format!("{why}: {n}")).collect();
+            return Err(crate::Error::PreconditionCut {
+                precondition: p.clone(),
+                method: summary.method.clone(),
+                reasons: reasons.join("; "),
+            });
+        }
         Ok(Exploration { result, summary })
     }
 

@@ -26,22 +26,25 @@ impl Session {
     /// method, private helpers (name them to test them), and under `--precondition` its
     /// static methods (the precondition constrains a receiver). Each method once, in order.
     pub fn targets(&mut self, specs: &[String]) -> Result<Targets> {
+        let mut named: Vec<Vec<MethodId>> = Vec::new();
         for spec in specs.iter().filter(|s| s.contains('#')) {
-            self.program.table.find_target(spec)?;
+            named.push(self.program.table.find_overloads(spec)?);
         }
         let t = &self.program.table;
         let pre = self.config.precondition.as_deref();
         let mut out = Targets::default();
+        let mut named = named.into_iter();
         for spec in specs {
             if spec.contains('#') {
-                let m = t.find_method(spec)?;
-                let md = t.method(m);
-                if !md.has_code {
-                    let why = if md.is_abstract() { "abstract" } else { "native or no Code attribute" };
-                    return Err(Error::NoCode { at: at(t, m), why: why.into() });
-                }
-                if !out.methods.contains(&m) {
-                    out.methods.push(m);
+                for m in named.next().unwrap_or_default() {
+                    let md = t.method(m);
+                    if !md.has_code {
+                        let why = if md.is_abstract() { "abstract" } else { "native or no Code attribute" };
+                        return Err(Error::NoCode { at: at(t, m), why: why.into() });
+                    }
+                    if !out.methods.contains(&m) {
+                        out.methods.push(m);
+                    }
                 }
                 continue;
             }
@@ -50,7 +53,12 @@ impl Session {
                 if !md.has_code || md.name.starts_with('<') || md.access & COMPILER_MADE != 0 {
                     continue;
                 }
-                let why = if md.is_private() {
+                // A test of a JDK class lives in a package of its own: it calls public methods.
+                let jdk = t.class(md.owner).jdk;
+                let why = if jdk && (md.access & access::PUBLIC == 0 || t.class(md.owner).access & access::PUBLIC == 0)
+                {
+                    Some("not public (the tests of a JDK class are outside its package)")
+                } else if md.is_private() {
                     Some("private (name it to test it)")
                 } else if pre == Some(md.name.as_str()) && md.desc.params.is_empty() {
                     Some("the precondition itself")
@@ -121,7 +129,7 @@ impl Session {
 /// Where a method is, for errors.
 fn at(t: &ClassTable, m: MethodId) -> Location {
     let md = t.method(m);
-    Location { class: Some(t.class(md.owner).java_name()), method: Some(md.signature()), pc: None }
+    Location { class: Some(t.class(md.owner).java_name()), method: Some(md.signature()), pc: None, line: None }
 }
 
 /// The instance method `name()Z` of `class` or a superclass, that `flag` names; an error

@@ -15,7 +15,7 @@
 
 use std::collections::HashMap;
 
-use super::{BvCmp, IdBuild, Node, Sort, Term};
+use super::{BvCmp, IdBuild, Node, Sort, Term, TermId};
 
 /// A bit-vector symbol or constant.
 fn atom(t: &Term) -> bool {
@@ -61,7 +61,7 @@ fn clause(t: &Term) -> Option<(&Term, &Term)> {
 /// What adding a literal changed, to undo.
 enum Undo {
     /// The class of root `child` joined the class of root `root`, whose constant was `konst`.
-    Join { child: u32, root: u32, konst: Option<u32> },
+    Join { child: TermId, root: TermId, konst: Option<TermId> },
     /// A disequality was added.
     Apart,
     /// An upper bound was added.
@@ -79,25 +79,25 @@ pub struct EqClasses {
     ends: Vec<usize>,
     log: Vec<Undo>,
     /// Union-find by term id, without path compression (so that a join undoes).
-    parent: HashMap<u32, u32, IdBuild>,
+    parent: HashMap<TermId, TermId, IdBuild>,
     /// The size of each root's class (1 when absent).
-    size: HashMap<u32, u32, IdBuild>,
+    size: HashMap<TermId, u32, IdBuild>,
     /// The constant (term id) of each root's class that has one, the root itself aside.
-    konst: HashMap<u32, u32, IdBuild>,
+    konst: HashMap<TermId, TermId, IdBuild>,
     /// Pairs of atoms said to differ.
-    apart: Vec<(u32, u32)>,
+    apart: Vec<(TermId, TermId)>,
     /// Unsigned upper bounds of symbols (`y <=u 5`).
-    bounds: Vec<(u32, u64)>,
+    bounds: Vec<(TermId, u64)>,
     /// `(y, x)` for `!((0 != y) && (x == y))`: `y` differs from `x` where it is not null.
-    clauses: Vec<(u32, u32)>,
+    clauses: Vec<(TermId, TermId)>,
     /// The values of the constants seen, by term id.
-    values: HashMap<u32, u64, IdBuild>,
+    values: HashMap<TermId, u64, IdBuild>,
     /// The id of the constant 0 of each width seen.
-    zeros: Vec<u32>,
+    zeros: Vec<TermId>,
 }
 
 impl EqClasses {
-    fn find(&self, mut x: u32) -> u32 {
+    fn find(&self, mut x: TermId) -> TermId {
         while let Some(&p) = self.parent.get(&x) {
             x = p;
         }
@@ -117,7 +117,7 @@ impl EqClasses {
     }
 
     /// The constant (term id) of the class of root `r`, if it has one.
-    fn const_id(&self, r: u32) -> Option<u32> {
+    fn const_id(&self, r: TermId) -> Option<TermId> {
         self.konst.get(&r).copied().or_else(|| self.values.contains_key(&r).then_some(r))
     }
 
@@ -128,14 +128,14 @@ impl EqClasses {
     }
 
     /// Whether the atoms `x` and `y` are in the classes of roots `ra` and `rb`, either way.
-    fn joins(&self, x: u32, y: u32, ra: u32, rb: u32) -> bool {
+    fn joins(&self, x: TermId, y: TermId, ra: TermId, rb: TermId) -> bool {
         let (rx, ry) = (self.find(x), self.find(y));
         (rx == ra && ry == rb) || (rx == rb && ry == ra)
     }
 
     /// Whether the classes of roots `ra` and `rb` are kept apart: by two constants, a
     /// disequality, or a class constraint whose symbol is not null.
-    fn kept_apart(&self, ra: u32, rb: u32) -> bool {
+    fn kept_apart(&self, ra: TermId, rb: TermId) -> bool {
         if ra == rb {
             return false;
         }
@@ -149,13 +149,13 @@ impl EqClasses {
     }
 
     /// The value of the constant of the class of root `r`, if it has one.
-    fn class_value(&self, r: u32) -> Option<u64> {
+    fn class_value(&self, r: TermId) -> Option<u64> {
         self.const_id(r).and_then(|k| self.values.get(&k).copied())
     }
 
     /// Whether the class of root `r` is not null: a constant other than 0, or kept apart
     /// from a 0.
-    fn non_null(&self, r: u32) -> bool {
+    fn non_null(&self, r: TermId) -> bool {
         match self.class_value(r) {
             Some(v) => v != 0,
             None => self.zeros.iter().any(|z| {
@@ -168,7 +168,7 @@ impl EqClasses {
     /// The values the class of atom `a` can take, as an interval: its constant, or from 0
     /// (1 when not null) up to the least upper bound of `a`, the ends shrunk past the
     /// constants the class is kept apart from. `None` without a bound.
-    fn interval(&self, a: u32) -> Option<(u64, u64)> {
+    fn interval(&self, a: TermId) -> Option<(u64, u64)> {
         let r = self.find(a);
         if let Some(v) = self.class_value(r) {
             return Some((v, v));
@@ -213,8 +213,8 @@ impl EqClasses {
         if room > 64 {
             return false;
         }
-        let mut partners: Vec<u32> = Vec::new();
-        let mut consider = |x: u32| {
+        let mut partners: Vec<TermId> = Vec::new();
+        let mut consider = |x: TermId| {
             let rx = self.find(x);
             if rx != ry && !partners.iter().any(|p| self.find(*p) == rx) {
                 partners.push(x);
@@ -238,7 +238,7 @@ impl EqClasses {
         if (partners.len() as u64) < room {
             return false;
         }
-        let mut chosen: Vec<u32> = Vec::new();
+        let mut chosen: Vec<TermId> = Vec::new();
         for p in partners {
             let rp = self.find(p);
             let within = self.interval(p).is_some_and(|(a, b)| a >= lo && b <= hi && a <= b);
@@ -281,7 +281,7 @@ impl EqClasses {
             return;
         }
         let (ka, kb) = (self.const_id(ra), self.const_id(rb));
-        let size = |r: u32| self.size.get(&r).copied().unwrap_or(1);
+        let size = |r: TermId| self.size.get(&r).copied().unwrap_or(1);
         let (child, root) = if size(ra) < size(rb) { (ra, rb) } else { (rb, ra) };
         let grown = size(root) + size(child);
         self.log.push(Undo::Join { child, root, konst: self.konst.get(&root).copied() });

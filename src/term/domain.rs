@@ -4,7 +4,7 @@
 use std::collections::HashMap;
 use std::rc::Rc;
 
-use super::{BvCmp, Node, Term};
+use super::{BvCmp, Node, SymbolId, Term};
 
 /// The largest upper bound whose values are counted one by one.
 const SMALL_DOMAIN: u64 = 64;
@@ -16,8 +16,8 @@ pub(super) type Domain = Rc<[u64]>;
 
 /// The symbols `pc` gives a small domain (a small upper bound, or a disjunction of
 /// equalities with constants), with that domain (the smallest, when there are several).
-pub(super) fn small_domains(pc: &[Term]) -> Vec<(Rc<str>, Domain)> {
-    let mut out: HashMap<Rc<str>, Domain> = HashMap::new();
+pub(super) fn small_domains(pc: &[Term]) -> Vec<(SymbolId, Domain)> {
+    let mut out: HashMap<SymbolId, Domain> = HashMap::new();
     for t in pc {
         let Some((name, dom)) = domain_of(t) else { continue };
         let b = out.entry(name).or_insert_with(|| dom.clone());
@@ -25,13 +25,13 @@ pub(super) fn small_domains(pc: &[Term]) -> Vec<(Rc<str>, Domain)> {
             *b = dom;
         }
     }
-    let mut out: Vec<(Rc<str>, Domain)> = out.into_iter().collect();
+    let mut out: Vec<(SymbolId, Domain)> = out.into_iter().collect();
     out.sort();
     out
 }
 
 /// The domain `t` gives a symbol, if it gives one (see [`small_domains`]).
-fn domain_of(t: &Term) -> Option<(Rc<str>, Domain)> {
+fn domain_of(t: &Term) -> Option<(SymbolId, Domain)> {
     match t.node() {
         Node::Cmp(op, x, k) => {
             let (Node::Var(name, _), Node::Bv(_, k)) = (x.node(), k.node()) else { return None };
@@ -43,7 +43,7 @@ fn domain_of(t: &Term) -> Option<(Rc<str>, Domain)> {
             (max <= SMALL_DOMAIN).then(|| (name.clone(), (0..=max).collect()))
         }
         Node::Or(xs) => {
-            let mut name: Option<&Rc<str>> = None;
+            let mut name: Option<&SymbolId> = None;
             let mut vals = Vec::with_capacity(xs.len());
             for x in xs.iter() {
                 let Node::Eq(a, b) = x.node() else { return None };

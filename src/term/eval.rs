@@ -5,7 +5,7 @@ use std::hash::{BuildHasherDefault, Hasher};
 use std::rc::Rc;
 
 use super::simplify::fold;
-use super::{BvCmp, Node, Sort, Term, mask, sign_extend};
+use super::{BvCmp, Node, Sort, SymbolId, Term, TermId, mask, sign_extend};
 
 /// A concrete value of a term.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -21,7 +21,7 @@ pub enum Val {
 /// Z3's model completion does; unassigned arrays make evaluation unknown (`None`).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Assignment {
-    pub values: BTreeMap<Rc<str>, Val>,
+    pub values: BTreeMap<SymbolId, Val>,
 }
 
 impl Assignment {
@@ -53,13 +53,13 @@ impl Assignment {
 }
 
 /// Evaluated terms by id, with their values (`None`: unknown).
-pub type Memo = HashMap<u32, Option<Val>, BuildHasherDefault<IdHasher>>;
+pub type Memo = HashMap<TermId, Option<Val>, BuildHasherDefault<IdHasher>>;
 
 /// A memoizing evaluator (terms are DAGs; each node is evaluated once).
 pub struct Evaluator<'a> {
     asg: &'a Assignment,
     /// Values that override the assignment (set before the symbol is first evaluated).
-    overlay: HashMap<Rc<str>, Val, IdBuild>,
+    overlay: HashMap<SymbolId, Val, IdBuild>,
     /// The evaluator's own values: the first [`FIRST`] in `first`, the rest in `memo`.
     first: First,
     memo: Memo,
@@ -91,22 +91,22 @@ const FIRST: usize = 8;
 /// The first values an evaluator keeps, in order, without allocating.
 struct First {
     len: usize,
-    ids: [u32; FIRST],
+    ids: [TermId; FIRST],
     vals: [Option<Val>; FIRST],
 }
 
 impl First {
     fn new() -> First {
-        First { len: 0, ids: [0; FIRST], vals: [const { None }; FIRST] }
+        First { len: 0, ids: [TermId(0); FIRST], vals: [const { None }; FIRST] }
     }
 
-    fn get(&self, id: u32) -> Option<&Option<Val>> {
+    fn get(&self, id: TermId) -> Option<&Option<Val>> {
         let i = self.ids[..self.len].iter().position(|x| *x == id)?;
         self.vals.get(i)
     }
 
     /// Keeps `v` as `id`'s value, or hands it back when full.
-    fn push(&mut self, id: u32, v: Option<Val>) -> Option<(u32, Option<Val>)> {
+    fn push(&mut self, id: TermId, v: Option<Val>) -> Option<(TermId, Option<Val>)> {
         if self.len == FIRST {
             return Some((id, v));
         }
@@ -181,12 +181,12 @@ impl<'a> Evaluator<'a> {
     /// to `shared` the values of the terms that name no symbol [`Evaluator::set`] changes:
     /// the evaluators of one model repair's candidates, each a change of one symbol (and of
     /// those defined from it), share what the change cannot reach.
-    pub fn sharing(asg: &'a Assignment, overlay: HashMap<Rc<str>, Val, IdBuild>, shared: Memo) -> Self {
+    pub fn sharing(asg: &'a Assignment, overlay: HashMap<SymbolId, Val, IdBuild>, shared: Memo) -> Self {
         Evaluator { overlay, shared: Some(shared), ..Evaluator::new(asg) }
     }
 
     /// The shared values of [`Evaluator::sharing`], and the overlay.
-    pub fn into_shared(self) -> (Memo, HashMap<Rc<str>, Val, IdBuild>) {
+    pub fn into_shared(self) -> (Memo, HashMap<SymbolId, Val, IdBuild>) {
         (self.shared.unwrap_or_default(), self.overlay)
     }
 
@@ -222,7 +222,7 @@ impl<'a> Evaluator<'a> {
 
     /// Gives `name` the value `v` from now on. Only sound before any term reading `name` has
     /// been evaluated (results are memoized).
-    pub fn set(&mut self, name: Rc<str>, v: Val) {
+    pub fn set(&mut self, name: SymbolId, v: Val) {
         if self.shared.is_some() {
             self.changed |= super::symbol_bit(&name);
         }
@@ -230,7 +230,7 @@ impl<'a> Evaluator<'a> {
     }
 
     /// The overriding values set so far.
-    pub fn into_overlay(self) -> HashMap<Rc<str>, Val, IdBuild> {
+    pub fn into_overlay(self) -> HashMap<SymbolId, Val, IdBuild> {
         self.overlay
     }
 
@@ -264,7 +264,7 @@ impl<'a> Evaluator<'a> {
     }
 
     /// Keeps `v` as the value of term `id` in the evaluator's own memo.
-    fn keep(&mut self, id: u32, v: Option<Val>) {
+    fn keep(&mut self, id: TermId, v: Option<Val>) {
         if let Some((id, v)) = self.first.push(id, v) {
             if self.memo.capacity() == 0 {
                 // Room for a typical constraint's nodes: growing the memo from empty would

@@ -69,7 +69,7 @@ pub enum Node {
     /// A bit-vector constant of the given width (value masked to the width).
     Bv(u32, u64),
     /// A free symbol: an input value, a heap choice, an input array.
-    Var(Rc<str>, Sort),
+    Var(SymbolId, Sort),
     Not(Term),
     And(Vec<Term>),
     Or(Vec<Term>),
@@ -92,9 +92,69 @@ pub enum Node {
     FpConv(FpConv, u32, Term),
 }
 
+/// A free symbol, known by its name: one name per symbol within an exploration (a field's
+/// symbol is `obj.field`), so a model read back by name gives each symbol its value. Hashes,
+/// compares and orders as its name, and borrows as `&str` for look-ups by name.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct SymbolId(Rc<str>);
+
+impl SymbolId {
+    /// The symbol's name, as reports and Z3 print it.
+    pub fn name(&self) -> &str {
+        &self.0
+    }
+
+    /// The name, shared (not copied).
+    pub fn shared_name(&self) -> Rc<str> {
+        self.0.clone()
+    }
+}
+
+impl std::ops::Deref for SymbolId {
+    type Target = str;
+    fn deref(&self) -> &str {
+        &self.0
+    }
+}
+
+impl AsRef<str> for SymbolId {
+    fn as_ref(&self) -> &str {
+        &self.0
+    }
+}
+
+impl std::borrow::Borrow<str> for SymbolId {
+    fn borrow(&self) -> &str {
+        &self.0
+    }
+}
+
+impl std::fmt::Display for SymbolId {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl From<&str> for SymbolId {
+    fn from(name: &str) -> SymbolId {
+        SymbolId(Rc::from(name))
+    }
+}
+
+impl From<String> for SymbolId {
+    fn from(name: String) -> SymbolId {
+        SymbolId(Rc::from(name))
+    }
+}
+
+/// A term's id: its number in the pool that made it, from 0 in the order the pool made them.
+/// Two terms of one pool are equal exactly when their ids are.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct TermId(u32);
+
 #[derive(Debug)]
 pub struct TermData {
-    id: u32,
+    id: TermId,
     sort: Sort,
     node: Node,
     /// The symbols the term names, one bit each of 64 ([`symbol_bit`]): a term whose bits
@@ -138,7 +198,7 @@ impl Ord for Term {
 }
 
 impl Term {
-    pub fn id(&self) -> u32 {
+    pub fn id(&self) -> TermId {
         self.0.id
     }
     /// The bits of the symbols it names (see [`symbol_bit`]).
@@ -206,7 +266,7 @@ impl Term {
 
     /// The free symbols of this term, each once, in first-occurrence order.
     pub fn vars(&self) -> Vec<Term> {
-        let mut seen: std::collections::HashSet<u32, IdBuild> = std::collections::HashSet::default();
+        let mut seen: std::collections::HashSet<TermId, IdBuild> = std::collections::HashSet::default();
         let mut out = Vec::new();
         let mut stack = vec![self];
         while let Some(t) = stack.pop() {
@@ -222,7 +282,7 @@ impl Term {
     }
 
     /// The names of this term's free symbols, each once, in first-occurrence order.
-    pub fn var_names(&self) -> Vec<Rc<str>> {
+    pub fn var_names(&self) -> Vec<SymbolId> {
         self.vars()
             .iter()
             .filter_map(|v| match v.node() {
@@ -289,7 +349,7 @@ impl TermPool {
                 bits(&[a, b])
             }
         };
-        let t = Term(Rc::new(TermData { id: self.next, sort, node: node.clone(), symbols }));
+        let t = Term(Rc::new(TermData { id: TermId(self.next), sort, node: node.clone(), symbols }));
         self.next += 1;
         self.table.insert(node, t.clone());
         t
@@ -316,16 +376,16 @@ impl TermPool {
     }
     /// A free symbol. Names must be unique per sort within an exploration.
     pub fn var(&mut self, name: &str, sort: Sort) -> Term {
-        self.intern(Node::Var(Rc::from(name), sort), sort)
+        self.intern(Node::Var(SymbolId::from(name), sort), sort)
     }
 
     /// `t` with each symbol that `map` names (by term id) replaced, simplified as it is rebuilt.
-    pub fn substitute(&mut self, t: &Term, map: &HashMap<u32, Term>) -> Term {
-        let mut memo: HashMap<u32, Term> = HashMap::new();
+    pub fn substitute(&mut self, t: &Term, map: &HashMap<TermId, Term>) -> Term {
+        let mut memo: HashMap<TermId, Term> = HashMap::new();
         self.substitute_in(t, map, &mut memo)
     }
 
-    fn substitute_in(&mut self, t: &Term, map: &HashMap<u32, Term>, memo: &mut HashMap<u32, Term>) -> Term {
+    fn substitute_in(&mut self, t: &Term, map: &HashMap<TermId, Term>, memo: &mut HashMap<TermId, Term>) -> Term {
         if let Some(x) = map.get(&t.id()).or_else(|| memo.get(&t.id())) {
             return x.clone();
         }

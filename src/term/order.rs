@@ -5,13 +5,13 @@
 //! this settles without the solver; [`refutes_resolved`] does it through the if-then-else
 //! values whose conditions unit propagation decided.
 
-use super::{BvCmp, Node, Sort, Term};
+use super::{BvCmp, Node, Sort, Term, TermId};
 
 /// `from <= to`, or `from < to` when `strict`, between two terms (by id) of a width.
-type Edge = (u32, u32, bool, u32);
+type Edge = (TermId, TermId, bool, u32);
 
 /// A constant an edge compares: width, signed value, term id.
-type Const = (u32, i64, u32);
+type Const = (u32, i64, TermId);
 
 /// The order edges of constraints, the constants they compare and the widths an ordering
 /// (not only an equality) compares: a width only equalities compare (uber's location
@@ -85,7 +85,7 @@ fn chain_edges<'a>(consts: &'a [Const], width: impl Fn(&u32) -> bool + 'a) -> im
 
 /// The edges of `sorted` (sorted by source: a node's successors are one run of it) and of
 /// `loose` (in any order, a few) that leave `n`.
-fn successors<'a>(sorted: &'a [Edge], loose: &'a [Edge], n: u32) -> impl Iterator<Item = &'a Edge> + 'a {
+fn successors<'a>(sorted: &'a [Edge], loose: &'a [Edge], n: TermId) -> impl Iterator<Item = &'a Edge> + 'a {
     let lo = sorted.partition_point(|e| e.0 < n);
     let run = sorted.get(lo..).unwrap_or_default().iter().take_while(move |e| e.0 == n);
     run.chain(loose.iter().filter(move |e| e.0 == n))
@@ -94,13 +94,13 @@ fn successors<'a>(sorted: &'a [Edge], loose: &'a [Edge], n: u32) -> impl Iterato
 /// The nodes a walk has seen and has yet to visit (kept across walks for their room).
 #[derive(Default)]
 struct Walk {
-    seen: Vec<(u32, bool)>,
-    work: Vec<(u32, bool)>,
+    seen: Vec<(TermId, bool)>,
+    work: Vec<(TermId, bool)>,
 }
 
 /// Whether `to` is reachable from `from` over the edges of `sorted` and `loose`, through a
 /// strict edge unless `strict` already.
-fn reaches(sorted: &[Edge], loose: &[Edge], from: u32, to: u32, strict: bool, walk: &mut Walk) -> bool {
+fn reaches(sorted: &[Edge], loose: &[Edge], from: TermId, to: TermId, strict: bool, walk: &mut Walk) -> bool {
     let Walk { seen, work } = walk;
     seen.clear();
     work.clear();
@@ -124,8 +124,8 @@ fn reaches(sorted: &[Edge], loose: &[Edge], from: u32, to: u32, strict: bool, wa
 fn joins_constants(
     sorted: &[Edge],
     loose: &[Edge],
-    is_const: impl Fn(u32) -> bool,
-    from: u32,
+    is_const: impl Fn(TermId) -> bool,
+    from: TermId,
     walk: &mut Walk,
 ) -> bool {
     let Walk { seen, work } = walk;
@@ -256,7 +256,7 @@ impl OrderEdges {
             }
             s.loose.extend(chain_edges(&s.consts, ordered));
         }
-        let is_const = |n: u32| g.consts.iter().chain(&new.consts).any(|c| c.2 == n);
+        let is_const = |n: TermId| g.consts.iter().chain(&new.consts).any(|c| c.2 == n);
         new.edges.iter().any(|&(a, b, strict, w)| {
             if ordered(&w) {
                 reaches(&self.sorted, &s.loose, b, a, strict, &mut s.walk)
@@ -290,10 +290,10 @@ pub(super) fn refutes_resolved(pc: &[Term], resolve: &mut dyn FnMut(&Term) -> Te
 /// Whether a strict edge lies on a cycle: its ends in one strongly connected component
 /// (Tarjan's algorithm, iterative; one walk over the graph instead of one per strict edge).
 fn strict_cycle(edges: &[Edge]) -> bool {
-    let mut nodes: Vec<u32> = edges.iter().flat_map(|e| [e.0, e.1]).collect();
+    let mut nodes: Vec<TermId> = edges.iter().flat_map(|e| [e.0, e.1]).collect();
     nodes.sort_unstable();
     nodes.dedup();
-    let index = |id: u32| nodes.binary_search(&id).unwrap_or_default();
+    let index = |id: TermId| nodes.binary_search(&id).unwrap_or_default();
     let n = nodes.len();
     // Adjacency by source index.
     let mut adj: Vec<(usize, usize)> = edges.iter().map(|e| (index(e.0), index(e.1))).collect();
@@ -439,19 +439,14 @@ mod tests {
 
     #[test]
     fn a_strict_edge_closes_a_cycle_only_inside_one_component() {
+        let e = |a: u32, b: u32, strict: bool| (TermId(a), TermId(b), strict, 32);
         // 1 <= 2 <= 3 <= 1 is a cycle without a strict edge; 3 < 4 leaves it.
-        let loose = [(1, 2, false, 32), (2, 3, false, 32), (3, 1, false, 32), (3, 4, true, 32)];
+        let loose = [e(1, 2, false), e(2, 3, false), e(3, 1, false), e(3, 4, true)];
         assert!(!strict_cycle(&loose));
         // 4 <= 1 takes 4 into the component: 3 < 4 <= 1 <= 2 <= 3.
-        assert!(strict_cycle(&[&loose[..], &[(4, 1, false, 32)]].concat()));
+        assert!(strict_cycle(&[&loose[..], &[e(4, 1, false)]].concat()));
         // Two components joined one way only, and a strict self-loop.
-        assert!(!strict_cycle(&[
-            (1, 2, false, 32),
-            (2, 1, false, 32),
-            (2, 3, true, 32),
-            (3, 4, false, 32),
-            (4, 3, false, 32)
-        ]));
-        assert!(strict_cycle(&[(7, 7, true, 32)]));
+        assert!(!strict_cycle(&[e(1, 2, false), e(2, 1, false), e(2, 3, true), e(3, 4, false), e(4, 3, false)]));
+        assert!(strict_cycle(&[e(7, 7, true)]));
     }
 }

@@ -7,7 +7,7 @@
 use std::collections::HashMap;
 use std::fmt;
 
-use super::{BvCmp, BvOp, FpConv, FpOp, Node, Sort, Term};
+use super::{BvCmp, BvOp, FpConv, FpOp, Node, Sort, Term, TermId};
 
 /// Names an equality atom `var == constant` specially (e.g. a heap choice as
 /// `this.next -> L2`); returns `None` to print it normally.
@@ -23,7 +23,7 @@ impl Term {
     /// Prints the term, naming `var == k` atoms with `namer` where it gives a name.
     pub fn render(&self, namer: Option<AtomNamer<'_>>) -> String {
         let shared = shared_subterms(self);
-        let mut names: HashMap<u32, String> = HashMap::new();
+        let mut names: HashMap<TermId, String> = HashMap::new();
         let mut defs: Vec<String> = Vec::new();
         for t in &shared {
             let mut d = String::new();
@@ -46,10 +46,10 @@ impl Term {
 /// Subterms worth naming (used more than once and not tiny), children before parents.
 fn shared_subterms(root: &Term) -> Vec<Term> {
     const MIN_SIZE: u64 = 6;
-    let mut uses: HashMap<u32, u32> = HashMap::new();
-    let mut size: HashMap<u32, u64> = HashMap::new();
+    let mut uses: HashMap<TermId, u32> = HashMap::new();
+    let mut size: HashMap<TermId, u64> = HashMap::new();
     let mut order: Vec<Term> = Vec::new();
-    let mut seen: std::collections::HashSet<u32> = std::collections::HashSet::new();
+    let mut seen: std::collections::HashSet<TermId> = std::collections::HashSet::new();
     let mut stack: Vec<(Term, bool)> = vec![(root.clone(), false)];
     while let Some((t, expanded)) = stack.pop() {
         if expanded {
@@ -80,7 +80,7 @@ fn shared_subterms(root: &Term) -> Vec<Term> {
 /// Deeper nesting is elided (`...`) so that printing never exhausts the stack.
 const MAX_DEPTH: usize = 256;
 
-fn write_term(t: &Term, out: &mut String, namer: Option<AtomNamer<'_>>, depth: usize, names: &HashMap<u32, String>) {
+fn write_term(t: &Term, out: &mut String, namer: Option<AtomNamer<'_>>, depth: usize, names: &HashMap<TermId, String>) {
     if depth > MAX_DEPTH {
         out.push_str("...");
         return;

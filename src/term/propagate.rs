@@ -40,7 +40,7 @@ use std::collections::{HashMap, HashSet};
 use std::rc::Rc;
 
 use super::domain::{Domain, small_domains};
-use super::{Assignment, Evaluator, IdBuild, Node, Term, Val};
+use super::{Assignment, Evaluator, IdBuild, Node, SymbolId, Term, TermId, Val};
 
 /// Most rounds of propagation (each round evaluates every constraint once).
 const ROUNDS: usize = 16;
@@ -48,31 +48,31 @@ const ROUNDS: usize = 16;
 /// What one round learned.
 #[derive(Default)]
 struct Learned {
-    equal: Vec<(Rc<str>, Val)>,
-    unequal: Vec<(Rc<str>, u64)>,
-    atoms: Vec<((u32, u32), bool)>,
+    equal: Vec<(SymbolId, Val)>,
+    unequal: Vec<(SymbolId, u64)>,
+    atoms: Vec<((TermId, TermId), bool)>,
     /// Two undecided symbols found equal (also among `atoms`).
-    same: Vec<(Rc<str>, Rc<str>)>,
+    same: Vec<(SymbolId, SymbolId)>,
     /// Signed ranges of symbols (name, width, range).
-    bounds: Vec<(Rc<str>, u32, (i128, i128))>,
+    bounds: Vec<(SymbolId, u32, (i128, i128))>,
     /// Symbols found equal to a linear form of others (`propagate_linear.rs`).
-    defs: Vec<(Rc<str>, u32, linear::Lin, bool)>,
+    defs: Vec<(SymbolId, u32, linear::Lin, bool)>,
 }
 
 /// The bit-vector values each symbol is known to differ from.
-type Unequal = HashSet<(Rc<str>, u64), IdBuild>;
+type Unequal = HashSet<(SymbolId, u64), IdBuild>;
 
 /// The truth of equalities between two undecided terms, by their ids (the smaller first).
-type Atoms = HashMap<(u32, u32), bool, IdBuild>;
+type Atoms = HashMap<(TermId, TermId), bool, IdBuild>;
 
 /// The signed range each undecided bit-vector symbol is known to lie in (`propagate_linear.rs`).
-type Bounds = HashMap<Rc<str>, (i128, i128), IdBuild>;
+type Bounds = HashMap<SymbolId, (i128, i128), IdBuild>;
 
 /// The undecided bit-vector symbols known to equal a linear form of others (`L3.degree`
 /// is `L1.degree - 1`), with their width and whether they are equal as signed integers
 /// (exact) or modulo 2^w only: the forms name no symbol that has one itself when they are
 /// learned.
-type Defs = HashMap<Rc<str>, (u32, linear::Lin, bool), IdBuild>;
+type Defs = HashMap<SymbolId, (u32, linear::Lin, bool), IdBuild>;
 
 /// What the facts say besides symbol values: the values symbols differ from, and equalities.
 #[derive(Clone, Copy)]
@@ -101,7 +101,7 @@ struct Known<'a> {
 /// through another if-then-else value; uber's P-searches: `L1.right` is 2 or 3 by its
 /// candidate domain, and either takes the method's `key` to a key it differs from).
 pub fn refuted_by_propagation(pc: &[Term]) -> bool {
-    let syms: Vec<Rc<[Rc<str>]>> = pc.iter().map(|t| t.var_names().into()).collect();
+    let syms: Vec<Rc<[SymbolId]>> = pc.iter().map(|t| t.var_names().into()).collect();
     Propagator::default().refuted(pc, &syms)
 }
 
@@ -113,7 +113,7 @@ pub fn refuted_by_propagation(pc: &[Term]) -> bool {
 fn refuted_from(
     facts: &mut Facts,
     pc: &[Term],
-    syms: &[Rc<[Rc<str>]>],
+    syms: &[Rc<[SymbolId]>],
     start: Dirty,
     splits: bool,
     left_open: &mut Option<Facts>,
@@ -131,7 +131,7 @@ fn refuted_from(
 struct Dirty {
     all: bool,
     from: usize,
-    names: HashSet<Rc<str>, IdBuild>,
+    names: HashSet<SymbolId, IdBuild>,
 }
 
 impl Dirty {
@@ -143,7 +143,7 @@ impl Dirty {
     /// Whether the round evaluates `pc[i]`, `t`, whose symbols are `syms`; `bits` holds the
     /// [`super::symbol_bit`]s of `names`: a constraint whose [`Term::symbol_bits`] miss them
     /// all names none of them, and its symbols are not looked up.
-    fn covers(&self, i: usize, t: &Term, syms: &[Rc<str>], bits: u64) -> bool {
+    fn covers(&self, i: usize, t: &Term, syms: &[SymbolId], bits: u64) -> bool {
         self.all || i >= self.from || (t.symbol_bits() & bits != 0 && syms.iter().any(|v| self.names.contains(v)))
     }
 
@@ -183,13 +183,13 @@ impl Propagator {
 
     /// Whether propagation refutes the conjunction of `pc`; `syms` holds the symbols of each
     /// of its constraints (the solver chain keeps them by term).
-    pub fn refuted(&mut self, pc: &[Term], syms: &[Rc<[Rc<str>]>]) -> bool {
+    pub fn refuted(&mut self, pc: &[Term], syms: &[Rc<[SymbolId]>]) -> bool {
         self.refuted_splitting(pc, syms, true)
     }
 
     /// [`Propagator::refuted`] without the case splits when not `splits`: the facts found
     /// are kept all the same, so a later call with splits on `pc` starts from them.
-    pub fn refuted_splitting(&mut self, pc: &[Term], syms: &[Rc<[Rc<str>]>], splits: bool) -> bool {
+    pub fn refuted_splitting(&mut self, pc: &[Term], syms: &[Rc<[SymbolId]>], splits: bool) -> bool {
         self.refuted_with(pc, syms, splits, false)
     }
 
@@ -200,12 +200,12 @@ impl Propagator {
     /// field holds, one side per earlier symbol it may be, and the path condition leaves one
     /// of a few numbers to the object the method's reads went through, which otherwise only
     /// a case split finds, once per side.
-    pub fn refuted_probing(&mut self, pc: &[Term], syms: &[Rc<[Rc<str>]>]) -> bool {
+    pub fn refuted_probing(&mut self, pc: &[Term], syms: &[Rc<[SymbolId]>]) -> bool {
         self.refuted_with(pc, syms, false, true)
     }
 
     /// [`Propagator::refuted_splitting`], with `probe` as in [`Propagator::refuted_probing`].
-    fn refuted_with(&mut self, pc: &[Term], syms: &[Rc<[Rc<str>]>], splits: bool, probe: bool) -> bool {
+    fn refuted_with(&mut self, pc: &[Term], syms: &[Rc<[SymbolId]>], splits: bool, probe: bool) -> bool {
         let (mut facts, mut from) = self
             .recent
             .iter()
@@ -244,7 +244,7 @@ impl Propagator {
     /// nothing: for a query no cheaper step answered, before the solver (reading the
     /// branches for every query costs more than the queries it saves, and case splits here
     /// would cost every query it cannot refute).
-    pub fn refuted_deeply(&self, pc: &[Term], syms: &[Rc<[Rc<str>]>]) -> bool {
+    pub fn refuted_deeply(&self, pc: &[Term], syms: &[Rc<[SymbolId]>]) -> bool {
         let mut facts = Facts { deep: true, interrupt: self.interrupt.clone(), ..Facts::default() };
         facts.refuted(pc, syms, &small_domains(pc), Dirty::after(0))
     }
@@ -269,7 +269,7 @@ impl Propagator {
             .into_iter()
             .filter(|f| !(f.values.values.is_empty() && f.bounds.is_empty() && f.defs.is_empty()))
             .collect();
-        let mut widths: HashMap<Rc<str>, u32, IdBuild> = HashMap::default();
+        let mut widths: HashMap<SymbolId, u32, IdBuild> = HashMap::default();
         if facts.iter().any(|f| !f.bounds.is_empty()) {
             for v in pc.iter().flat_map(Term::vars) {
                 if let Node::Var(name, super::Sort::Bv(w)) = v.node() {
@@ -318,7 +318,7 @@ struct Facts {
     unequal: Unequal,
     atoms: Atoms,
     /// The undecided symbols each is known to equal: they differ from the same values.
-    same: HashMap<Rc<str>, HashSet<Rc<str>, IdBuild>, IdBuild>,
+    same: HashMap<SymbolId, HashSet<SymbolId, IdBuild>, IdBuild>,
     bounds: Bounds,
     defs: Defs,
     /// See [`Known::deep`].
@@ -331,7 +331,7 @@ impl Facts {
     /// `base` with the decided values, the bounded symbols moved into their ranges and the
     /// symbols with linear forms given their values (see [`Propagator::starts`]); `widths`
     /// holds the widths of the bounded symbols.
-    fn start(&self, base: &Assignment, widths: &HashMap<Rc<str>, u32, IdBuild>) -> Assignment {
+    fn start(&self, base: &Assignment, widths: &HashMap<SymbolId, u32, IdBuild>) -> Assignment {
         let mut a = base.clone();
         a.values.extend(self.values.values.iter().map(|(k, v)| (k.clone(), v.clone())));
         for (name, (lo, hi)) in &self.bounds {
@@ -381,7 +381,7 @@ impl Facts {
     }
 
     /// Propagation to a fixpoint, then the order cycles through the branches it decides.
-    fn refuted(&mut self, pc: &[Term], syms: &[Rc<[Rc<str>]>], bounds: &[(Rc<str>, Domain)], start: Dirty) -> bool {
+    fn refuted(&mut self, pc: &[Term], syms: &[Rc<[SymbolId]>], bounds: &[(SymbolId, Domain)], start: Dirty) -> bool {
         if self.propagate(pc, syms, bounds, start) {
             return true;
         }
@@ -392,7 +392,7 @@ impl Facts {
 
     /// The values of its domain `dom` the undecided symbol `name` is not known to differ
     /// from (nor a symbol it equals), in order; none when `name` is decided.
-    fn left<'a>(&'a self, name: &'a Rc<str>, dom: &'a [u64]) -> impl Iterator<Item = u64> + 'a {
+    fn left<'a>(&'a self, name: &'a SymbolId, dom: &'a [u64]) -> impl Iterator<Item = u64> + 'a {
         let decided = self.values.values.contains_key(name);
         let same = self.same.get(name);
         let excluded = move |v: u64| {
@@ -405,7 +405,7 @@ impl Facts {
     /// round evaluates the constraints `start` covers, each later one those that name a
     /// symbol the round before learned something about (all of them after a new equality
     /// between undecided terms).
-    fn propagate(&mut self, pc: &[Term], syms: &[Rc<[Rc<str>]>], bounds: &[(Rc<str>, Domain)], start: Dirty) -> bool {
+    fn propagate(&mut self, pc: &[Term], syms: &[Rc<[SymbolId]>], bounds: &[(SymbolId, Domain)], start: Dirty) -> bool {
         let mut dirty = start;
         // What a round's values decide stays decided under the next round's, which add to
         // them: each round evaluates only what the last left unknown.
@@ -659,13 +659,13 @@ fn differs(ev: &mut Evaluator<'_>, known: Known<'_>, a: &Term, b: &Term) -> bool
 }
 
 /// The key of an equality between two terms.
-fn atom(x: &Term, y: &Term) -> (u32, u32) {
+fn atom(x: &Term, y: &Term) -> (TermId, TermId) {
     (x.id().min(y.id()), x.id().max(y.id()))
 }
 
 /// `(x, v)` when one side of an equality is the value `v` and the other an undecided symbol
 /// `x`, or a sum or difference that leaves only `x` undecided (`linear::solved`).
-fn symbol_and_value(ev: &mut Evaluator<'_>, known: Known<'_>, a: &Term, b: &Term) -> Option<(Rc<str>, Val)> {
+fn symbol_and_value(ev: &mut Evaluator<'_>, known: Known<'_>, a: &Term, b: &Term) -> Option<(SymbolId, Val)> {
     for (x, y) in [(a, b), (b, a)] {
         if let Node::Var(name, _) = x.node()
             && ev.eval(x).is_none()
@@ -755,7 +755,7 @@ fn force(ev: &mut Evaluator<'_>, known: Known<'_>, t: &Term, want: bool, out: &m
 }
 
 /// The fact an equality of the symbol `name` with the value `v` being `want` gives.
-fn push_value(out: &mut Learned, name: Rc<str>, v: Val, want: bool) {
+fn push_value(out: &mut Learned, name: SymbolId, v: Val, want: bool) {
     match (want, v) {
         (true, v) => out.equal.push((name, v)),
         // Two booleans that differ: one known gives the other.

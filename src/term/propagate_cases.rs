@@ -6,7 +6,7 @@ use std::rc::Rc;
 
 use super::{Dirty, Facts, Learned};
 use crate::term::domain::Domain;
-use crate::term::{Term, Val};
+use crate::term::{SymbolId, Term, Val};
 
 /// How many symbols [`super::refuted_by_propagation`] splits on at most, at each level.
 const SPLITS: usize = 4;
@@ -31,8 +31,8 @@ pub(super) const SPLIT_DEPTH: u32 = 2;
 pub(super) fn split_refuted(
     facts: &Facts,
     pc: &[Term],
-    syms: &[Rc<[Rc<str>]>],
-    bounds: &[(Rc<str>, Domain)],
+    syms: &[Rc<[SymbolId]>],
+    bounds: &[(SymbolId, Domain)],
     depth: u32,
     left_open: &mut Option<Facts>,
 ) -> bool {
@@ -55,7 +55,7 @@ pub(super) fn split_refuted(
 impl Facts {
     /// The first `most` symbols of a small domain with two to [`SPLIT_VALUES`] values left,
     /// with those values.
-    fn open(&self, bounds: &[(Rc<str>, Domain)], most: usize) -> Vec<(Rc<str>, Vec<u64>)> {
+    fn open(&self, bounds: &[(SymbolId, Domain)], most: usize) -> Vec<(SymbolId, Vec<u64>)> {
         bounds
             .iter()
             .filter_map(|(name, dom)| {
@@ -71,9 +71,9 @@ impl Facts {
     fn refuted_in_case(
         &mut self,
         pc: &[Term],
-        syms: &[Rc<[Rc<str>]>],
-        bounds: &[(Rc<str>, Domain)],
-        name: &Rc<str>,
+        syms: &[Rc<[SymbolId]>],
+        bounds: &[(SymbolId, Domain)],
+        name: &SymbolId,
         v: u64,
     ) -> bool {
         self.values.values.insert(name.clone(), Val::Bv(v));
@@ -86,7 +86,7 @@ impl Facts {
     /// propagation refutes (with the order cycles) becomes a value the symbol differs from,
     /// and what that decides is propagated; `true` when the facts then contradict (a symbol
     /// with no value left). What a probe refutes `pc` implies, so the facts stay sound.
-    pub(super) fn probed(&mut self, pc: &[Term], syms: &[Rc<[Rc<str>]>], bounds: &[(Rc<str>, Domain)]) -> bool {
+    pub(super) fn probed(&mut self, pc: &[Term], syms: &[Rc<[SymbolId]>], bounds: &[(SymbolId, Domain)]) -> bool {
         let mut learned = Learned::default();
         for (name, vs) in self.open(bounds, PROBES) {
             for v in vs {

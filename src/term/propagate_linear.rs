@@ -10,10 +10,8 @@
 //! makes one of its symbols a linear form of the others, read in its place from then on
 //! (`(L1.level - 1) == L6.level`, then `L1.level == (L6.level - 1)` is false).
 
-use std::rc::Rc;
-
 use super::{Evaluator, Known, decided};
-use crate::term::{BvCmp, BvOp, Node, Term, Val, sign_extend};
+use crate::term::{BvCmp, BvOp, Node, SymbolId, Term, Val, sign_extend};
 
 /// How deep a linear form is read (if-then-else branches and sums).
 const DEPTH: u32 = 12;
@@ -22,7 +20,7 @@ const DEPTH: u32 = 12;
 #[derive(Debug, Clone, Default, PartialEq)]
 pub(super) struct Lin {
     c: i128,
-    xs: Vec<(Rc<str>, i128, u32)>,
+    xs: Vec<(SymbolId, i128, u32)>,
 }
 
 impl Lin {
@@ -39,7 +37,7 @@ impl Lin {
     }
 
     /// The form's symbols, with their coefficients and widths.
-    pub(super) fn xs(&self) -> &[(Rc<str>, i128, u32)] {
+    pub(super) fn xs(&self) -> &[(SymbolId, i128, u32)] {
         &self.xs
     }
 
@@ -148,7 +146,7 @@ fn linear(
 /// (`(L2.degree - 1) == L3.degree` once `L3.degree` is 0 makes `L2.degree` 1). Through
 /// if-then-else branches only with [`Known::deep`]: every equality asks, and reading them
 /// for all would cost propagation more than the queries it saves.
-pub(super) fn solved(ev: &mut Evaluator<'_>, known: Known<'_>, x: &Term, v: u64) -> Option<(Rc<str>, Val)> {
+pub(super) fn solved(ev: &mut Evaluator<'_>, known: Known<'_>, x: &Term, v: u64) -> Option<(SymbolId, Val)> {
     let lin = linear(ev, known, x, DEPTH, known.deep, true)?;
     let [(name, k, w)] = lin.xs.as_slice() else { return None };
     if k.abs() != 1 || *w != x.width() {
@@ -195,7 +193,7 @@ pub(super) fn defined(
     known: Known<'_>,
     a: &Term,
     b: &Term,
-) -> Option<(Rc<str>, u32, Lin, bool)> {
+) -> Option<(SymbolId, u32, Lin, bool)> {
     if !arithmetic(known, a) && !arithmetic(known, b) {
         return None;
     }
@@ -205,7 +203,7 @@ pub(super) fn defined(
     };
     // The symbol of the widest range: its form then has a narrower one (`L1.degree` in
     // `[1, 30]` leaves `L4.degree`, of no bounds, the form `L1.degree - 1`, in `[0, 29]`).
-    let width = |(n, _, w): &(Rc<str>, i128, u32)| {
+    let width = |(n, _, w): &(SymbolId, i128, u32)| {
         let (lo, hi) = symbol_range(known, n, *w);
         hi - lo
     };
@@ -282,7 +280,7 @@ pub(super) fn bounded(
     a: &Term,
     b: &Term,
     want: bool,
-) -> Option<(Rc<str>, u32, (i128, i128))> {
+) -> Option<(SymbolId, u32, (i128, i128))> {
     let mut d = difference(ev, known, a, b)?;
     // `d <= most` when `want`, else `d >= most + 1`.
     let most = if op == BvCmp::Slt { -1 } else { 0 };

@@ -147,7 +147,7 @@ fn a_probe_of_the_prefix_two_queries_share_decides_what_a_split_of_each_would() 
     first.push(p.eq(&x, &seven));
     let mut second = prefix;
     second.extend([p.eq(&value, &seven), p.ne(&x, &seven)]);
-    let syms = |pc: &[Term]| -> Vec<Rc<[Rc<str>]>> { pc.iter().map(|t| t.var_names().into()).collect() };
+    let syms = |pc: &[Term]| -> Vec<Rc<[SymbolId]>> { pc.iter().map(|t| t.var_names().into()).collect() };
     let (s1, s2) = (syms(&first), syms(&second));
     let mut plain = Propagator::default();
     assert!(!plain.refuted_splitting(&first, &s1, false));
@@ -311,7 +311,7 @@ fn kept_facts_serve_the_queries_that_extend_them_and_never_a_sibling() {
     let (null_side, l4_side) = (side(&mut p, &zero), side(&mut p, &four));
     let mut kept = Propagator::default();
     for (pc, refuted) in [(&prefix, false), (&null_side, true), (&l4_side, false), (&null_side, true)] {
-        let syms: Vec<Rc<[Rc<str>]>> = pc.iter().map(|t| t.var_names().into()).collect();
+        let syms: Vec<Rc<[SymbolId]>> = pc.iter().map(|t| t.var_names().into()).collect();
         assert_eq!(kept.refuted(pc, &syms), refuted, "{pc:?}");
         assert_eq!(refuted_by_propagation(pc), refuted);
     }
@@ -331,7 +331,7 @@ fn an_equality_through_added_constants_decides_the_symbol() {
     let pc = [p.eq(&zero, &d3), p.eq(&less, &d3), p.not(&negative)];
     assert!(refuted_by_propagation(&pc));
     // Without the last constraint nothing contradicts, and the decided values say `L2.degree`.
-    let syms: Vec<Rc<[Rc<str>]>> = pc.iter().map(|t| t.var_names().into()).collect();
+    let syms: Vec<Rc<[SymbolId]>> = pc.iter().map(|t| t.var_names().into()).collect();
     let mut prop = Propagator::default();
     assert!(!prop.refuted(&pc[..2], &syms[..2]));
     let decided = prop.decided(&pc[..2]);
@@ -342,7 +342,7 @@ fn an_equality_through_added_constants_decides_the_symbol() {
     let sum = p.bin(super::super::BvOp::Add, &x, &three);
     let minus = p.neg(&sum);
     let eq = p.eq(&minus, &five);
-    let one_syms: Vec<Rc<[Rc<str>]>> = vec![eq.var_names().into()];
+    let one_syms: Vec<Rc<[SymbolId]>> = vec![eq.var_names().into()];
     assert!(!prop.refuted(std::slice::from_ref(&eq), &one_syms));
     let decided = prop.decided(std::slice::from_ref(&eq));
     assert_eq!(decided.last().and_then(|a| a.get("x")), Some(&Val::Bv((-8i32) as u32 as u64)));
@@ -359,7 +359,7 @@ fn the_case_a_split_leaves_open_decides_more() {
     let (is2, is3) = (p.eq(&c, &two), p.eq(&c, &three));
     let read = p.ite(&is2, &a, &b);
     let pc = [p.or2(&is2, &is3), p.eq(&a, &four), p.eq(&read, &five)];
-    let syms: Vec<Rc<[Rc<str>]>> = pc.iter().map(|t| t.var_names().into()).collect();
+    let syms: Vec<Rc<[SymbolId]>> = pc.iter().map(|t| t.var_names().into()).collect();
     let mut prop = Propagator::default();
     assert!(!prop.refuted(&pc, &syms));
     let decided = prop.decided(&pc);
@@ -389,7 +389,7 @@ fn signed_bounds_decide_a_difference_of_heights() {
     // A bound that leaves one value decides the symbol.
     let at_most = p.cmp(BvCmp::Sle, &h2, &one);
     let q = [pc[0].clone(), pc[1].clone(), at_most];
-    let syms: Vec<Rc<[Rc<str>]>> = q.iter().map(|t| t.var_names().into()).collect();
+    let syms: Vec<Rc<[SymbolId]>> = q.iter().map(|t| t.var_names().into()).collect();
     let mut prop = Propagator::default();
     assert!(!prop.refuted(&q, &syms));
     assert_eq!(prop.decided(&q).last().and_then(|a| a.get("L2.height")), Some(&Val::Bv(1)));
@@ -452,9 +452,9 @@ fn a_start_moves_bounded_symbols_into_range_and_their_forms_follow() {
     let pc = [p.sle(&zero, &l1), p.sle(&l1, &thirty), p.eq(&l1m, &l3), p.eq(&l3m, &l4), p.sle(&zero, &l4m)];
     let mut base = Assignment::default();
     for (n, v) in [("L1.degree", 2), ("L3.degree", 1), ("L4.degree", 0)] {
-        base.values.insert(Rc::from(n), Val::Bv(v));
+        base.values.insert(SymbolId::from(n), Val::Bv(v));
     }
-    let syms: Vec<Rc<[Rc<str>]>> = pc.iter().map(|t| t.var_names().into()).collect();
+    let syms: Vec<Rc<[SymbolId]>> = pc.iter().map(|t| t.var_names().into()).collect();
     let mut prop = Propagator::default();
     assert!(!prop.refuted(&pc, &syms));
     let starts = prop.starts(&pc, &base);
@@ -504,13 +504,13 @@ fn a_deep_propagation_solves_arithmetic_through_the_branches_the_facts_take() {
     let child = p.eq(&cd, &below);
     let leaf = p.eq(&zero, &cd);
     let pc = [apart, not1, child, leaf];
-    let syms: Vec<Rc<[Rc<str>]>> = pc.iter().map(|t| t.var_names().into()).collect();
+    let syms: Vec<Rc<[SymbolId]>> = pc.iter().map(|t| t.var_names().into()).collect();
     let mut prop = Propagator::default();
     assert!(!prop.refuted(&pc, &syms));
     assert!(prop.refuted_deeply(&pc, &syms));
     // With the child's degree 1 instead, the sibling's is 2: nothing to refute.
     let leaf = p.eq(&one, &cd);
     let pc = [pc[0].clone(), pc[1].clone(), pc[2].clone(), leaf];
-    let syms: Vec<Rc<[Rc<str>]>> = pc.iter().map(|t| t.var_names().into()).collect();
+    let syms: Vec<Rc<[SymbolId]>> = pc.iter().map(|t| t.var_names().into()).collect();
     assert!(!prop.refuted_deeply(&pc, &syms));
 }

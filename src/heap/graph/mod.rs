@@ -15,6 +15,7 @@ pub mod ops;
 use std::collections::BTreeMap;
 
 use crate::classfile::{FieldId, JType};
+use crate::cut::CutReason;
 use crate::heap::objects::{Obj, ObjId, Slot, fresh_prim};
 use crate::heap::{Alt, Concrete, Ctx, Value, compatible, fresh_kinds};
 use crate::term::Term;
@@ -87,7 +88,7 @@ fn internal(msg: String) -> Error {
 }
 
 /// One materialization choice: heap, constraints, chosen reference, and a bound cut.
-type Choice = (LazyHeap, Vec<Term>, LRef, Option<String>);
+type Choice = (LazyHeap, Vec<Term>, LRef, Option<CutReason>);
 
 /// The choices for an input reference of declared type `ty`: null, every compatible
 /// materialized input object, and a fresh object (or a cut when `--max-objects` is reached).
@@ -105,12 +106,7 @@ pub fn choices(cx: &mut Ctx<'_>, heap: &LazyHeap, ty: &JType, allow_null: bool) 
     }
     for kind in fresh_kinds(cx, ty) {
         if heap.inputs.len() as u32 >= cx.config.bounds.max_objects {
-            out.push((
-                heap.clone(),
-                Vec::new(),
-                LRef::Null,
-                Some(format!("max-objects ({})", cx.config.bounds.max_objects)),
-            ));
+            out.push((heap.clone(), Vec::new(), LRef::Null, Some(CutReason::MaxObjects(cx.config.bounds.max_objects))));
             continue;
         }
         let mut h = heap.clone();

@@ -132,6 +132,13 @@ impl HeapStrategy for Lazy {
         true
     }
 
+    fn identity(&self, cx: &mut Ctx<'_>, heap: &LazyHeap, r: &LRef) -> Option<Term> {
+        match heap.follow(r) {
+            LRef::Obj(o) => Some(cx.terms.bv(32, i64::from(o.0) + 1)),
+            LRef::Null | LRef::Abs(_) => None,
+        }
+    }
+
     fn input_view(&self, _cx: &mut Ctx<'_>, heap: &LazyHeap) -> Result<LazyHeap> {
         Ok(ops::input_view(heap))
     }

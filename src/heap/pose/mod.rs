@@ -28,7 +28,7 @@ use crate::heap::{
     with_cut,
 };
 use crate::solver::Hints;
-use crate::term::{Assignment, BvCmp, Sort, Term, Val};
+use crate::term::{Assignment, BvCmp, Sort, Term, TermId, Val};
 use crate::{Error, Result};
 use chain::{KeyLog, chain, ite_value, sole_kind};
 
@@ -135,7 +135,7 @@ impl PoseHeap {
     /// disjunction of the ite paths that select the leaf, and it stays linear in size.
     pub fn leaves(&self, cx: &mut Ctx<'_>, r: &Term) -> Result<Vec<(Term, Leaf)>> {
         let mut out: Vec<(Term, Leaf)> = Vec::new();
-        let mut seen: HashSet<u32> = HashSet::new();
+        let mut seen: HashSet<TermId> = HashSet::new();
         let mut stack: Vec<&Term> = vec![r];
         while let Some(t) = stack.pop() {
             if !seen.insert(t.id()) {
@@ -388,6 +388,10 @@ impl HeapStrategy for Pose {
     /// down it.
     fn solver_hints(&self, precondition: bool) -> Hints {
         if precondition { Hints { lift: false, every_symbol: true } } else { Hints::default() }
+    }
+
+    fn identity(&self, _cx: &mut Ctx<'_>, _heap: &PoseHeap, r: &Term) -> Option<Term> {
+        Some(r.clone())
     }
 
     fn new_heap(&self, _cx: &mut Ctx<'_>) -> PoseHeap {

@@ -11,7 +11,7 @@ use crate::Result;
 use crate::classfile::{FieldId, JType};
 use crate::heap::objects::{PrimElems, elem_width, fresh_prim};
 use crate::heap::{Ctx, ObjKind, Value, compatible, fresh_kinds};
-use crate::term::{Sort, Term};
+use crate::term::{Sort, SymbolId, Term};
 
 /// How many input locations lazy initialization may offer before it cuts: `--max-objects`
 /// without a precondition. With one there is no such cap: the scope bounds the objects a
@@ -139,7 +139,7 @@ impl Uber {
             }
             assume.push(cx.terms.and(&each));
         }
-        Rc::make_mut(&mut h.pointers).insert(Rc::from(label));
+        Rc::make_mut(&mut h.pointers).insert(SymbolId::from(label));
         let r = h.add_ref(c.clone(), &targets);
         if let Some(n) = Rc::make_mut(&mut h.refs).get_mut(r.0 as usize) {
             Rc::make_mut(n).offered = offered;

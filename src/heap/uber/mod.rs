@@ -39,7 +39,7 @@ use crate::heap::{
     Alt, ChoiceNames, Concrete, Ctx, Cut, HeapStrategy, Nullness, ObjKind, Roots, Test, Value, fields_of, fresh_kinds,
     with_cut,
 };
-use crate::term::{Assignment, Sort, Term, Val};
+use crate::term::{Assignment, Sort, SymbolId, Term, Val};
 use crate::{Error, Result};
 use summary::COMPACT;
 
@@ -155,7 +155,7 @@ pub struct UberHeap {
     pub statics: Rc<BTreeMap<FieldId, Value<RefId>>>,
     /// The pointer symbols of this heap (choices and value-set definitions): their values are
     /// location numbers, printed as location names.
-    pub pointers: Rc<BTreeSet<Rc<str>>>,
+    pub pointers: Rc<BTreeSet<SymbolId>>,
     pub allocs: u32,
     /// The guards `p = beyond` of the initializations that offered "a new object
     /// `--max-objects` did not allow": a finished trace's model must avoid all of them.
@@ -229,7 +229,7 @@ impl UberHeap {
         }
         let name = format!("r{}", self.refs.len());
         let p = cx.terms.var(&name, Sort::Bv(PW));
-        Rc::make_mut(&mut self.pointers).insert(Rc::from(name.as_str()));
+        Rc::make_mut(&mut self.pointers).insert(SymbolId::from(name.as_str()));
         assume.push(cx.terms.eq(&p, def));
         let r = self.add_ref(p, targets);
         Rc::make_mut(&mut self.defined).insert(def.clone(), r);
@@ -761,6 +761,10 @@ impl HeapStrategy for Uber {
 
     fn global_names(&self) -> bool {
         true
+    }
+
+    fn identity(&self, _cx: &mut Ctx<'_>, heap: &UberHeap, r: &RefId) -> Option<Term> {
+        heap.node(*r).ok().map(|n| n.ptr.clone())
     }
 
     fn input_view(&self, cx: &mut Ctx<'_>, heap: &UberHeap) -> Result<UberHeap> {

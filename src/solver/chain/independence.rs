@@ -9,7 +9,7 @@ use super::recent::Recent;
 use super::repair::Repair;
 use super::unsat::Unsat;
 use crate::solver::{SatResult, Solver};
-use crate::term::{Assignment, Evaluator, Term, Val};
+use crate::term::{Assignment, Evaluator, SymbolId, Term, Val};
 
 /// The solver of the independent parts, when there is one: the parts then leave the
 /// assertion stack of the chain's solver, which follows the exploration's path conditions, as
@@ -42,7 +42,7 @@ impl<S: Solver> Independence<S> {
     pub fn answer(
         &mut self,
         pc: &[Term],
-        syms: &[Rc<[Rc<str>]>],
+        syms: &[Rc<[SymbolId]>],
         recent: &Recent,
         repair: &mut Repair,
         inner: &mut S,
@@ -80,10 +80,10 @@ impl<S: Solver> Independence<S> {
 /// values the symbols `pc[c..]` defines.
 fn dependent_part(
     pc: &[Term],
-    syms: &[Rc<[Rc<str>]>],
+    syms: &[Rc<[SymbolId]>],
     recent: &Recent,
     repair: &mut Repair,
-) -> Option<(Vec<Term>, HashSet<Rc<str>>, Assignment)> {
+) -> Option<(Vec<Term>, HashSet<SymbolId>, Assignment)> {
     let (c, m) = recent.longest_prefix(pc)?;
     if c == 0 || c >= pc.len() {
         return None;
@@ -94,7 +94,7 @@ fn dependent_part(
     let mut ev = Evaluator::new(&m);
     let mut taken: Vec<bool> =
         pc.iter().enumerate().map(|(i, t)| i >= c && ev.eval(t) != Some(Val::Bool(true))).collect();
-    let mut reach: HashSet<Rc<str>> =
+    let mut reach: HashSet<SymbolId> =
         syms.iter().zip(&taken).filter(|(_, t)| **t).flat_map(|(s, _)| s.iter().cloned()).collect();
     loop {
         let mut grew = false;

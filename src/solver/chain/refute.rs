@@ -4,10 +4,10 @@
 use std::collections::HashMap;
 use std::rc::Rc;
 
-use crate::term::{Assignment, IdBuild, Propagator, Term};
+use crate::term::{Assignment, IdBuild, Propagator, SymbolId, Term, TermId};
 
 /// The symbols of each constraint of a query.
-pub type Symbols = Vec<Rc<[Rc<str>]>>;
+pub type Symbols = Vec<Rc<[SymbolId]>>;
 
 /// Unit propagation, with the facts of recent queries kept for the ones that extend them,
 /// and the symbols of each constraint seen.
@@ -15,7 +15,7 @@ pub type Symbols = Vec<Rc<[Rc<str>]>>;
 pub struct Refute {
     propagator: Propagator,
     /// The symbols of each constraint seen, by term id.
-    symbols: HashMap<u32, Rc<[Rc<str>]>, IdBuild>,
+    symbols: HashMap<TermId, Rc<[SymbolId]>, IdBuild>,
 }
 
 impl Refute {
@@ -31,19 +31,19 @@ impl Refute {
 
     /// Propagation without case splits, probing the state a fork's sides share
     /// ([`Propagator::refuted_probing`]): for queries likely to be unsatisfiable.
-    pub fn probing(&mut self, pc: &[Term], syms: &[Rc<[Rc<str>]>]) -> bool {
+    pub fn probing(&mut self, pc: &[Term], syms: &[Rc<[SymbolId]>]) -> bool {
         self.propagator.refuted_probing(pc, syms)
     }
 
     /// Propagation with its case splits ([`Propagator::refuted`]).
-    pub fn splitting(&mut self, pc: &[Term], syms: &[Rc<[Rc<str>]>]) -> bool {
+    pub fn splitting(&mut self, pc: &[Term], syms: &[Rc<[SymbolId]>]) -> bool {
         self.propagator.refuted(pc, syms)
     }
 
     /// Propagation that reads arithmetic through if-then-else branches
     /// ([`Propagator::refuted_deeply`]): too costly for every query, worth it before the
     /// solver.
-    pub fn deeply(&self, pc: &[Term], syms: &[Rc<[Rc<str>]>]) -> bool {
+    pub fn deeply(&self, pc: &[Term], syms: &[Rc<[SymbolId]>]) -> bool {
         self.propagator.refuted_deeply(pc, syms)
     }
 

@@ -3,7 +3,7 @@
 
 use std::collections::HashSet;
 
-use crate::term::{IdBuild, Term};
+use crate::term::{IdBuild, Term, TermId};
 
 /// How many unsatisfiable constraint sets are kept.
 const KEEP_UNSAT: usize = 256;
@@ -11,7 +11,7 @@ const KEEP_UNSAT: usize = 256;
 /// Unsatisfiable constraint sets (sorted term ids), newest first.
 #[derive(Default)]
 pub struct Unsat {
-    sets: Vec<Vec<u32>>,
+    sets: Vec<Vec<TermId>>,
 }
 
 impl Unsat {
@@ -20,14 +20,14 @@ impl Unsat {
         if self.sets.is_empty() {
             return false;
         }
-        let ids: HashSet<u32, IdBuild> = pc.iter().map(Term::id).collect();
+        let ids: HashSet<TermId, IdBuild> = pc.iter().map(Term::id).collect();
         // Newest terms (largest ids) first: where a set is not contained, those are missing.
         self.sets.iter().any(|set| set.iter().rev().all(|i| ids.contains(i)))
     }
 
     /// Keeps `part`, which the solver found unsatisfiable.
     pub fn remember(&mut self, part: &[Term]) {
-        let mut set: Vec<u32> = part.iter().map(Term::id).collect();
+        let mut set: Vec<TermId> = part.iter().map(Term::id).collect();
         set.sort_unstable();
         set.dedup();
         self.sets.insert(0, set);

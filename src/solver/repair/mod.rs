@@ -26,7 +26,7 @@ use std::collections::{BTreeSet, HashMap, HashSet};
 use std::hash::BuildHasherDefault;
 use std::rc::Rc;
 
-use crate::term::{Assignment, Evaluator, IdBuild, IdHasher, Memo, Node, Sort, Term, Val};
+use crate::term::{Assignment, Evaluator, IdBuild, IdHasher, Memo, Node, Sort, SymbolId, Term, TermId, Val};
 
 /// How many recent symbols are tried, newest first.
 const RECENT: usize = 6;
@@ -42,27 +42,27 @@ pub struct Repairer {
     pc: Vec<Term>,
     /// For each entry, the symbol it defines (`v == e` at the first occurrence of `v`, `v`
     /// not in `e`).
-    defines: Vec<Option<(Rc<str>, Term)>>,
+    defines: Vec<Option<(SymbolId, Term)>>,
     /// The entry where each symbol first occurs.
-    first: HashMap<Rc<str>, usize>,
+    first: HashMap<SymbolId, usize>,
     /// Free (not defined) bit-vector symbols with the entry of their first occurrence.
-    free: Vec<(usize, Rc<str>)>,
+    free: Vec<(usize, SymbolId)>,
     /// Term nodes already walked, with the entry that first reached them: their symbols
     /// are in `first`, so a later entry sharing them (a long chain of stores) walks only
     /// its new nodes.
-    walked: HashMap<u32, usize, BuildHasherDefault<IdHasher>>,
+    walked: HashMap<TermId, usize, BuildHasherDefault<IdHasher>>,
     /// The symbols of each entry (outside array contents), and the entries each occurs in,
     /// in order: the entries a change of a symbol can make true or false.
-    symbols: Vec<Rc<[Rc<str>]>>,
-    occurs: HashMap<Rc<str>, Vec<usize>>,
+    symbols: Vec<Rc<[SymbolId]>>,
+    occurs: HashMap<SymbolId, Vec<usize>>,
     /// The entries that read array contents (heap summaries), in order: any change may
     /// reach them.
     opaque: Vec<usize>,
     /// The symbols of the entries seen, by term id (depth-first queries come back to them),
     /// and whether they read array contents.
-    symbols_of: HashMap<u32, (Rc<[Rc<str>]>, bool), BuildHasherDefault<IdHasher>>,
+    symbols_of: HashMap<TermId, (Rc<[SymbolId]>, bool), BuildHasherDefault<IdHasher>>,
     /// The nodes [`Repairer::walk_new`] has seen (kept for its room).
-    seen: HashSet<u32, BuildHasherDefault<IdHasher>>,
+    seen: HashSet<TermId, BuildHasherDefault<IdHasher>>,
     /// Set when the run's budget is spent: a repair then gives up.
     pub(super) interrupt: crate::budget::Interrupt,
 }
@@ -70,7 +70,7 @@ pub struct Repairer {
 /// A repair under way: the changes made so far, with the defined symbols recomputed (over
 /// the base model), and the entries from the first one they reach that they falsify.
 struct Walk {
-    overlay: HashMap<Rc<str>, Val, IdBuild>,
+    overlay: HashMap<SymbolId, Val, IdBuild>,
     falsified: BTreeSet<usize>,
     /// The first entry the changes may reach: the base satisfies every entry before it.
     from: usize,
@@ -79,7 +79,7 @@ struct Walk {
 /// A change a repair walk tries: `to.0` (first occurring in entry `first`) set to `to.1`
 /// to make entry `fix` true, leaving at most `limit` entries false.
 struct Change<'a> {
-    to: (&'a Rc<str>, u64),
+    to: (&'a SymbolId, u64),
     first: usize,
     fix: usize,
     limit: usize,
@@ -87,8 +87,8 @@ struct Change<'a> {
 
 /// The symbols of `t` outside array contents (heap summaries: walking their chains of
 /// stores would cost every entry their length), and whether it has array contents.
-fn entry_symbols(t: &Term) -> (Rc<[Rc<str>]>, bool) {
-    let mut seen: HashSet<u32, BuildHasherDefault<IdHasher>> = HashSet::default();
+fn entry_symbols(t: &Term) -> (Rc<[SymbolId]>, bool) {
+    let mut seen: HashSet<TermId, BuildHasherDefault<IdHasher>> = HashSet::default();
     let mut out = Vec::new();
     let mut opaque = false;
     let mut stack = vec![t];
@@ -106,13 +106,13 @@ fn entry_symbols(t: &Term) -> (Rc<[Rc<str>]>, bool) {
 }
 
 /// `base` with the values of `overlay` in place of its own.
-fn with_overlay(base: &Assignment, overlay: HashMap<Rc<str>, Val, IdBuild>) -> Assignment {
+fn with_overlay(base: &Assignment, overlay: HashMap<SymbolId, Val, IdBuild>) -> Assignment {
     let mut out = base.clone();
     out.values.extend(overlay);
     out
 }
 
-fn var_name(t: &Term) -> Option<Rc<str>> {
+fn var_name(t: &Term) -> Option<SymbolId> {
     match t.node() {
         Node::Var(n, _) => Some(n.clone()),
         _ => None,
@@ -188,7 +188,7 @@ impl Repairer {
     /// The nodes of `t` not walked yet (into `ids`), and the symbols among them (into `vars`).
     /// A symbol that first occurs in `t` is among them: every walked node's symbols occur in
     /// an earlier entry.
-    fn new_nodes<'t>(&mut self, t: &'t Term, ids: &mut Vec<u32>, vars: &mut Vec<&'t Term>) {
+    fn new_nodes<'t>(&mut self, t: &'t Term, ids: &mut Vec<TermId>, vars: &mut Vec<&'t Term>) {
         self.walk_new(t, |x| {
             ids.push(x.id());
             if let Node::Var(..) = x.node() {
@@ -239,9 +239,9 @@ impl Repairer {
 
     /// The symbols that `named` (those of one entry) depend on: themselves, and those of
     /// their definitions, transitively.
-    fn depends(&self, named: &HashSet<Rc<str>>) -> HashSet<Rc<str>> {
+    fn depends(&self, named: &HashSet<SymbolId>) -> HashSet<SymbolId> {
         let mut out = HashSet::new();
-        let mut todo: Vec<Rc<str>> = named.iter().cloned().collect();
+        let mut todo: Vec<SymbolId> = named.iter().cloned().collect();
         while let Some(n) = todo.pop() {
             if !out.insert(n.clone()) {
                 continue;
@@ -272,14 +272,14 @@ impl Repairer {
         if walk.falsified.is_empty() {
             return Some(with_overlay(base, walk.overlay));
         }
-        let mut changed: Vec<Rc<str>> = Vec::new();
+        let mut changed: Vec<SymbolId> = Vec::new();
         let mut tried = 0;
         for step in 0..STEPS {
             if self.interrupt.is_set() {
                 return None;
             }
             let bad = *walk.falsified.first()?;
-            let mut best: Option<(Walk, Rc<str>)> = None;
+            let mut best: Option<(Walk, SymbolId)> = None;
             let mut ev = self.evaluator(base, &walk.overlay);
             // What no candidate's change reaches is evaluated once for them all.
             let mut shared = Memo::default();
@@ -320,14 +320,14 @@ impl Repairer {
     }
 
     /// Whether `name` is a free (not defined) symbol of the path condition.
-    fn is_free(&self, name: &Rc<str>) -> bool {
+    fn is_free(&self, name: &SymbolId) -> bool {
         self.first
             .get(name)
             .is_some_and(|i| self.defines.get(*i).is_some_and(|d| d.as_ref().is_none_or(|(n, _)| n != name)))
     }
 
     /// An evaluator over `base` with `overlay` applied.
-    fn evaluator<'a>(&self, base: &'a Assignment, overlay: &HashMap<Rc<str>, Val, IdBuild>) -> Evaluator<'a> {
+    fn evaluator<'a>(&self, base: &'a Assignment, overlay: &HashMap<SymbolId, Val, IdBuild>) -> Evaluator<'a> {
         let mut ev = Evaluator::new(base);
         for (n, v) in overlay {
             ev.set(n.clone(), v.clone());

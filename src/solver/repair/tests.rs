@@ -18,8 +18,8 @@ fn changes_the_newest_choice_and_recomputes_definitions() {
     let d = p.eq(&r, &def);
     let rnull = p.eq(&r, &zero);
     let mut base = Assignment::default();
-    base.values.insert(Rc::from("c"), Val::Bv(2));
-    base.values.insert(Rc::from("r"), Val::Bv(2));
+    base.values.insert(SymbolId::from("c"), Val::Bv(2));
+    base.values.insert(SymbolId::from("r"), Val::Bv(2));
     let m = Repairer::default().repair(&base, &[], &[dom, d, rnull]).unwrap();
     assert_eq!(m.get("c"), Some(&Val::Bv(0)));
     assert_eq!(m.get("r"), Some(&Val::Bv(0)));
@@ -39,7 +39,7 @@ fn takes_the_value_of_what_a_new_symbol_is_compared_with() {
     let less = p.slt(&key, &b);
     let mut base = Assignment::default();
     for (n, v) in [("key", 7), ("c", 2), ("a", 0), ("b", 0)] {
-        base.values.insert(Rc::from(n), Val::Bv(v));
+        base.values.insert(SymbolId::from(n), Val::Bv(v));
     }
     // The value set keeps its location (c); a key takes a value it is compared with.
     let mut r = Repairer::default();
@@ -57,12 +57,12 @@ fn changes_an_old_choice_the_new_constraint_names() {
     let is2 = p.eq(&c, &two);
     let mut pc = vec![is2.clone()];
     let mut base = Assignment::default();
-    base.values.insert(Rc::from("c"), Val::Bv(2));
+    base.values.insert(SymbolId::from("c"), Val::Bv(2));
     // More newer symbols than the repair tries by recency.
     for i in 0..=RECENT {
         let s = p.var(&format!("s{i}"), Sort::Bv(8));
         pc.push(p.ne(&s, &zero));
-        base.values.insert(Rc::from(format!("s{i}").as_str()), Val::Bv(1));
+        base.values.insert(SymbolId::from(format!("s{i}").as_str()), Val::Bv(1));
     }
     let is0 = p.eq(&c, &zero);
     pc[0] = p.or2(&is2, &is0);
@@ -99,10 +99,10 @@ fn repairs_a_full_scope(counts: usize) {
     pc.push(left8);
     let mut base = Assignment::default();
     for (n, v) in [("right", 4), ("left", 0)] {
-        base.values.insert(Rc::from(n), Val::Bv(v));
+        base.values.insert(SymbolId::from(n), Val::Bv(v));
     }
-    base.values.insert(Rc::from("L4.exists"), Val::Bool(true));
-    base.values.insert(Rc::from("L8.exists"), Val::Bool(false));
+    base.values.insert(SymbolId::from("L4.exists"), Val::Bool(true));
+    base.values.insert(SymbolId::from("L8.exists"), Val::Bool(false));
     let known = &pc[..pc.len() - 1];
     let m = Repairer::default().repair(&base, known, &pc).unwrap();
     assert!(pc.iter().all(|t| m.eval_bool(t) == Some(true)));
@@ -134,7 +134,7 @@ fn a_change_reaches_the_entries_that_read_array_contents() {
     let read = p.select(&stored, &two);
     let hit = p.eq(&read, &seven);
     let mut base = Assignment::default();
-    base.values.insert(Rc::from("p"), Val::Bv(1));
+    base.values.insert(SymbolId::from("p"), Val::Bv(1));
     let pc = [dom.clone(), hit.clone()];
     let m = Repairer::default().repair(&base, std::slice::from_ref(&dom), &pc).unwrap();
     assert_eq!((m.get("p"), m.eval_bool(&hit)), (Some(&Val::Bv(2)), Some(true)));
@@ -164,7 +164,7 @@ fn a_symbol_equal_to_a_constant_it_must_differ_from_takes_a_value_beside_it() {
     let empty = p.eq(&size, &zero);
     let nonempty = p.not(&empty);
     let mut base = Assignment::default();
-    base.values.insert(Rc::from("L5.level"), Val::Bv(1));
+    base.values.insert(SymbolId::from("L5.level"), Val::Bv(1));
     let m = Repairer::default().repair(&base, &[], std::slice::from_ref(&not1)).unwrap();
     assert_eq!(m.get("L5.level"), Some(&Val::Bv(2)));
     let m = Repairer::default().repair(&Assignment::default(), &[], &[nonempty]).unwrap();
@@ -199,7 +199,7 @@ fn the_entry_to_make_true_gives_the_first_values() {
     let bounds: Vec<Term> = (1..=21).map(|n| p.bv(32, n)).collect();
     let pc: Vec<Term> = bounds.iter().map(|n| p.cmp(BvCmp::Sle, n, &size)).collect();
     let mut base = Assignment::default();
-    base.values.insert(Rc::from("this.size"), Val::Bv(20));
+    base.values.insert(SymbolId::from("this.size"), Val::Bv(20));
     let m = Repairer::default().repair_within(&base, &pc[..20], &pc, 3).unwrap();
     assert!(pc.iter().all(|t| m.eval_bool(t) == Some(true)));
 }
@@ -214,7 +214,7 @@ fn an_overflow_check_takes_an_extreme_of_the_width() {
     let next = p.bin(BvOp::Add, &size, &one);
     let wraps = p.cmp(BvCmp::Sle, &next, &size);
     let mut base = Assignment::default();
-    base.values.insert(Rc::from("this.size"), Val::Bv(0));
+    base.values.insert(SymbolId::from("this.size"), Val::Bv(0));
     let m = Repairer::default().repair(&base, &[], std::slice::from_ref(&wraps)).unwrap();
     assert_eq!(m.get("this.size"), Some(&Val::Bv(0x7fff_ffff)));
 }
@@ -231,7 +231,7 @@ fn a_symbol_plus_a_constant_takes_the_value_that_meets_the_other_side() {
     let step = p.eq(&l2, &below);
     let mut base = Assignment::default();
     for (n, v) in [("L1.level", 5), ("L2.level", 0)] {
-        base.values.insert(Rc::from(n), Val::Bv(v));
+        base.values.insert(SymbolId::from(n), Val::Bv(v));
     }
     let m = Repairer::default().repair(&base, std::slice::from_ref(&leaf), &[leaf.clone(), step]).unwrap();
     assert_eq!((m.get("L1.level"), m.get("L2.level")), (Some(&Val::Bv(1)), Some(&Val::Bv(0))));
@@ -252,7 +252,7 @@ fn a_symbol_compared_with_a_value_set_that_may_be_itself_takes_a_value_around_it
     let new = p.eq(&one, &a);
     let mut base = Assignment::default();
     for (n, v) in [("c", 2), ("a", 2), ("b", 1)] {
-        base.values.insert(Rc::from(n), Val::Bv(v));
+        base.values.insert(SymbolId::from(n), Val::Bv(v));
     }
     let m = Repairer::default().repair(&base, std::slice::from_ref(&taller), &[taller.clone(), new]).unwrap();
     assert_eq!((m.get("a"), m.get("b")), (Some(&Val::Bv(1)), Some(&Val::Bv(0))));

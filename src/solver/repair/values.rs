@@ -2,10 +2,9 @@
 
 use std::collections::{BTreeSet, HashSet};
 use std::hash::BuildHasherDefault;
-use std::rc::Rc;
 
 use super::{RECENT, Repairer};
-use crate::term::{BvOp, Evaluator, IdHasher, Node, Sort, Term, Val, mask};
+use crate::term::{BvOp, Evaluator, IdHasher, Node, Sort, SymbolId, Term, TermId, Val, mask};
 
 /// How many values of an if-then-else [`may_be`] looks at.
 const LEAVES: usize = 32;
@@ -77,7 +76,7 @@ impl Repairer {
         let mut out = BTreeSet::new();
         let mut near = Vec::new();
         let mut width = 0;
-        let mut visited: HashSet<u32, BuildHasherDefault<IdHasher>> = HashSet::default();
+        let mut visited: HashSet<TermId, BuildHasherDefault<IdHasher>> = HashSet::default();
         let entries = self.occurs.get(name).map(Vec::as_slice).unwrap_or_default();
         let first = entries.contains(&bad).then_some(bad);
         let order = first.into_iter().chain(entries.iter().copied().filter(|i| Some(*i) != first));
@@ -145,14 +144,14 @@ impl Repairer {
     /// P-search fixes pointer choices the exploration made long before); with `deep`, then
     /// the older ones it depends on through definitions (a cardinality bound names only
     /// the existence of locations).
-    pub(super) fn candidates(&self, bad: usize, deep: bool) -> Vec<(usize, Rc<str>)> {
+    pub(super) fn candidates(&self, bad: usize, deep: bool) -> Vec<(usize, SymbolId)> {
         let Some(t) = self.pc.get(bad) else { return Vec::new() };
-        let named: HashSet<Rc<str>> = t.var_names().into_iter().collect();
+        let named: HashSet<SymbolId> = t.var_names().into_iter().collect();
         let deps = self.depends(&named);
         let newest = self.free.iter().rev();
-        let mut out: Vec<(usize, Rc<str>)> =
+        let mut out: Vec<(usize, SymbolId)> =
             newest.clone().take(RECENT).filter(|(_, n)| deps.contains(n)).cloned().collect();
-        let older: Vec<&(usize, Rc<str>)> = newest.skip(RECENT).filter(|(_, n)| deps.contains(n)).collect();
+        let older: Vec<&(usize, SymbolId)> = newest.skip(RECENT).filter(|(_, n)| deps.contains(n)).collect();
         out.extend(older.iter().filter(|(_, n)| named.contains(n)).map(|x| (*x).clone()));
         if deep {
             out.extend(older.iter().filter(|(_, n)| !named.contains(n)).map(|x| (*x).clone()));
@@ -164,7 +163,7 @@ impl Repairer {
     /// its value under `ev`: null first, then the newest locations (a fresh object before
     /// an alias), then the values of what the symbol is compared with, in entry `bad`
     /// (the one the change is for) first.
-    pub(super) fn values(&self, name: &Rc<str>, first: usize, bad: usize, ev: &mut Evaluator) -> Vec<u64> {
+    pub(super) fn values(&self, name: &SymbolId, first: usize, bad: usize, ev: &mut Evaluator) -> Vec<u64> {
         // A symbol the assignment leaves out is 0 (see `Evaluator`).
         let now = ev.value_of(name).cloned().unwrap_or(Val::Bv(0));
         let (ks, near) = self.constants(name, &now, first, bad, ev);

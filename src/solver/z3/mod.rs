@@ -29,7 +29,7 @@ use z3::{Params, SatResult as ZSat};
 
 use super::chain::Chain;
 use super::{Hints, SatResult, Solver, SolverStats};
-use crate::term::{Assignment, Node, Sort, Term, Val};
+use crate::term::{Assignment, Node, Sort, SymbolId, Term, TermId, Val};
 pub use watch::isolated;
 use watch::{THREAD_WATCH, Watch, now_us};
 
@@ -61,13 +61,13 @@ pub struct Z3Solver {
     /// added, not one constraint, so a pop after a query removes one level.
     scopes: Vec<usize>,
     /// Translation cache, by term id.
-    cache: HashMap<u32, Dynamic>,
+    cache: HashMap<TermId, Dynamic>,
     /// Scalar symbols translated so far, for model extraction.
     vars: Vec<(Term, Dynamic)>,
     /// The position in `vars` of each scalar symbol, by its name in Z3 ([`Z3Solver::z3_name`]).
     var_index: HashMap<Rc<str>, usize>,
     /// The sort of the first symbol translated under each name (see [`Z3Solver::z3_name`]).
-    first_sort: HashMap<Rc<str>, Sort>,
+    first_sort: HashMap<SymbolId, Sort>,
     /// Whether some symbol has a name of its own in Z3 (a second sort under its name).
     renamed: bool,
     /// Whether a model values every symbol translated so far ([`Z3Solver::valuing_every_symbol`]).

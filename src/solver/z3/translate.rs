@@ -7,7 +7,7 @@ use z3::Sort as ZSort;
 use z3::ast::{Array, Ast, BV, Bool, Dynamic};
 
 use super::{Z3Solver, float};
-use crate::term::{BvCmp, BvOp, Node, Sort, Term};
+use crate::term::{BvCmp, BvOp, Node, Sort, SymbolId, Term};
 
 impl Z3Solver {
     pub(super) fn boolean(&mut self, t: &Term) -> Bool {
@@ -37,7 +37,7 @@ impl Z3Solver {
             self.floats.0 |= matches!(t.node(), Node::FpBin(..) | Node::FpConv(..));
             if let Node::Var(name, sort @ (Sort::Bool | Sort::Bv(_))) = t.node() {
                 let z3_name = self.z3_name(name, *sort);
-                self.renamed |= z3_name != *name;
+                self.renamed |= *z3_name != **name;
                 self.var_index.insert(z3_name, self.vars.len());
                 self.vars.push((t.clone(), d.clone()));
             }
@@ -51,10 +51,10 @@ impl Z3Solver {
     /// of one name and different sorts apart, but a model names them alike, and the model
     /// of one query must not read another query's symbol (a field `value` of an `Integer`
     /// in one trace, of a map entry in the next).
-    fn z3_name(&self, name: &Rc<str>, sort: Sort) -> Rc<str> {
+    fn z3_name(&self, name: &SymbolId, sort: Sort) -> Rc<str> {
         match self.first_sort.get(name) {
             Some(first) if *first != sort => Rc::from(format!("{name}#{sort:?}")),
-            _ => name.clone(),
+            _ => name.shared_name(),
         }
     }
 
