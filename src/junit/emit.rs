@@ -460,7 +460,8 @@ fn outcome_text(t: &Trace) -> String {
     }
 }
 
-/// JUnit 4 puts the message first: `assertTrue(cond, "msg")` → `assertTrue("msg", cond)`.
+/// JUnit 4 puts the message first: `assertTrue(cond, "msg")` → `assertTrue("msg", cond)`, and so for
+/// the `assertEquals` of a run of equal elements.
 fn fix_junit4_messages(s: &str) -> String {
     s.lines()
         .map(|l| {
@@ -470,6 +471,13 @@ fn fix_junit4_messages(s: &str) -> String {
             {
                 let indent = &l[..l.len() - t.len()];
                 return format!("{indent}assertTrue(\"{}, {cond});", msg);
+            }
+            if let Some(rest) = t.strip_prefix("assertEquals(")
+                && rest.contains(", Heap.same(")
+                && let Some((args, msg)) = rest.trim_end_matches(");").rsplit_once(", \"")
+            {
+                let indent = &l[..l.len() - t.len()];
+                return format!("{indent}assertEquals(\"{}, {args});", msg);
             }
             l.to_string()
         })
