@@ -132,7 +132,7 @@ impl Target<'_> {
             .statics_after
             .iter()
             .filter(|(f, _)| !is_constant(table, **f))
-            .filter(|(f, _)| !(is_static_final(table, **f) && !table.field(**f).ty.is_reference()))
+            .filter(|(f, _)| !is_static_final(table, **f) || table.field(**f).ty.is_reference())
             .map(|(f, v)| (qualified(table, *f), table.field(*f).ty.clone(), v.clone()))
             .collect();
         oracle.heap(&after);
