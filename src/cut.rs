@@ -47,6 +47,25 @@ pub enum CutReason {
     NoModelField(String),
     /// `unsupported: ...`: code the machine does not run.
     Unsupported(Unsupported),
+    /// `static F is unknown: ...`: a read of a static (shown as `pkg.Class.name`) that its
+    /// class initializer had not computed when it reached code cut for the reason inside.
+    UnknownStatic { field: String, why: Box<CutReason> },
+}
+
+impl CutReason {
+    /// Whether the reason is code the machine does not run (rather than a bound or the
+    /// budget): a class initializer that meets it is abandoned instead of its trace.
+    pub fn is_code_gap(&self) -> bool {
+        matches!(
+            self,
+            CutReason::NoModel(_)
+                | CutReason::NativeWithoutModel(_)
+                | CutReason::NoModelField(_)
+                | CutReason::Unsupported(_)
+                | CutReason::IdentityHashIndex
+                | CutReason::UnknownStatic { .. }
+        )
+    }
 }
 
 /// What of the code a trace reached the machine does not run.
@@ -95,6 +114,9 @@ impl fmt::Display for CutReason {
             }
             CutReason::NoModelField(field) => write!(f, "no model: field {field} is not on the class path"),
             CutReason::Unsupported(what) => write!(f, "unsupported: {what}"),
+            CutReason::UnknownStatic { field, why } => {
+                write!(f, "static {field} is unknown: its class initializer was cut ({why})")
+            }
         }
     }
 }
@@ -183,6 +205,11 @@ mod tests {
                 "unsupported: a symbolic index into a reference array with more than 64 values",
             ),
             (Unsupported::Lowering("bad code".into()).into(), "unsupported: bad code"),
+            (
+                CutReason::UnknownStatic { field: "p.C.f".into(), why: Box::new(Unsupported::ComputedString.into()) },
+                "static p.C.f is unknown: its class initializer was cut (unsupported: the characters of a String \
+                 the code computed (concatenation, valueOf, toString))",
+            ),
         ];
         for (reason, text) in cases {
             assert_eq!(reason.to_string(), text);

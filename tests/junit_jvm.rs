@@ -394,6 +394,38 @@ fn foreign_code_passes_with_and_without_assertions() {
     assert!(ok, "JUnit 4 without -ea:\n{out}");
 }
 
+/// A parameter whose implementations include an anonymous class, a JDK object a class
+/// initializer stores, and a class initializer that reaches a call with no model after
+/// computing one static: the tests name no class a source cannot spell, check the JDK object
+/// by its class only, and read the computed static; only the trace that reads the static the
+/// initializer did not compute is cut, naming it. Every test passes.
+#[test]
+fn anonymous_classes_jdk_statics_and_abandoned_initializers_pass() {
+    let dir = tempfile::tempdir().unwrap();
+    let o = uberlazy(&[
+        "gen",
+        "--cp",
+        "testdata/foreign.jar",
+        "foreign.Shapes#twice",
+        "foreign.Settings",
+        "--out",
+        dir.path().to_str().unwrap(),
+    ]);
+    let t = text(&o);
+    assert!(o.status.success(), "{t}");
+    assert!(t.contains("foreign.Settings#clamp(I)I: 2 tests from 2 traces"), "{t}");
+    assert!(t.contains("foreign.Settings#nameLength()I: 0 tests from 1 traces"), "{t}");
+    assert!(
+        t.contains("cut by static foreign.Settings.NAME is unknown: its class initializer was cut (no model: "),
+        "{t}"
+    );
+    let src = std::fs::read_to_string(dir.path().join("foreign/Shapes_twiceTest.java")).unwrap();
+    assert!(src.contains("\"foreign.Shapes$1\""), "no input of the anonymous class:\n{src}");
+    let (ok, out) = junit(dir.path(), "testdata/foreign.jar", "5");
+    assert!(ok, "emitted tests fail on the JVM:\n{out}\n{src}");
+    assert_eq!(count(&out, "tests successful"), 4, "{out}");
+}
+
 /// An invariant that keeps the objects it visited in a `java.util.HashSet` (the JDK's own code
 /// runs, and inside the precondition an object's identity hash is a function of the object):
 /// lazy initialization finds the lists a circular list of one, two and three entries has, and

@@ -37,12 +37,19 @@ pub fn package_of(table: &ClassTable, c: crate::classfile::ClassId) -> String {
 }
 
 /// Whether source in package `from` can name class `c` (a public class, or a class of the
-/// same package that is not a private nested class). Phantom JDK classes are public.
+/// same package that is not a private nested class, nor an anonymous or local one). Phantom
+/// JDK classes are public.
 pub fn nameable(table: &ClassTable, c: crate::classfile::ClassId, from: &str) -> bool {
     use crate::classfile::access::{PRIVATE, PUBLIC};
     let class = table.class(c);
     if !class.loaded {
         return true;
+    }
+    // An anonymous or local class (`Outer$1`, `Outer$1Local`): no source can spell its name.
+    if class.name.rsplit('$').next().is_some_and(|s| s.starts_with(|ch: char| ch.is_ascii_digit()))
+        && class.name.contains('$')
+    {
+        return false;
     }
     let public = class.access & PUBLIC != 0 && class.inner_access.is_none_or(|a| a & PUBLIC != 0);
     public || (package_of(table, c) == from && class.inner_access.is_none_or(|a| a & PRIVATE == 0))

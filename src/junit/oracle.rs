@@ -195,7 +195,9 @@ impl<'a> Oracle<'a> {
             self.line(&format!("assertEquals(\"{class}\", Heap.className({name}));"));
             if let Some(units) = crate::inputs::string_units(table, o, true) {
                 self.line(&format!("assertEquals({}, {name});", super::java::string_literal(&units)));
-            } else if let Some((f, v)) = o.after.iter().next().filter(|_| o.after.len() == 1)
+            } else if let ObjKind::Class(k) = &o.kind
+                && crate::models::is_box(&table.class(*k).name)
+                && let Some((f, v)) = o.after.iter().next().filter(|_| o.after.len() == 1)
                 && let CVal::Int(x) | CVal::Long(x) = v
             {
                 self.line(&format!("assertEquals({}, {name});", boxed_literal(&literal(&table.field(*f).ty, *x))));

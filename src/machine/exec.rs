@@ -23,8 +23,35 @@ fn unmodelled(stmt: &Stmt) -> Option<Unsupported> {
 }
 
 impl<H: HeapStrategy, S: Solver> Machine<'_, H, S> {
+    /// Executes the current statement or terminator of the top frame; a class initializer
+    /// that reaches code the machine does not run is abandoned instead of the trace.
+    pub(super) fn step(&mut self, st: State<H>) -> Result<Vec<Next<H>>> {
+        let next = self.step_once(st)?;
+        Ok(next.into_iter().map(|n| self.abandon_init(n)).collect())
+    }
+
+    /// A trace cut by code the machine does not run inside a class initializer goes on
+    /// without that initializer: its frames are dropped (the instruction that started it runs
+    /// again), and the class's statics it had not computed are unknown (see `get_static`).
+    fn abandon_init(&self, n: Next<H>) -> Next<H> {
+        match n {
+            Next::Done(mut s, super::Outcome::Cut(why)) if why.is_code_gap() => {
+                match s.frames.iter().rposition(|f| f.kind == super::state::FrameKind::ClassInit) {
+                    Some(at) => {
+                        let class = self.program.table.method(s.frames[at].method).owner;
+                        s.frames.truncate(at);
+                        s.init_gaps.classes.push((class, why));
+                        Next::Run(s)
+                    }
+                    None => Next::Done(s, super::Outcome::Cut(why)),
+                }
+            }
+            n => n,
+        }
+    }
+
     /// Executes the current statement or terminator of the top frame.
-    pub(super) fn step(&mut self, mut st: State<H>) -> Result<Vec<Next<H>>> {
+    fn step_once(&mut self, mut st: State<H>) -> Result<Vec<Next<H>>> {
         st.steps += 1;
         self.stats.steps += 1;
         let Some(frame) = st.top() else { return Err(self.fault(&st, "a state without frames")) };

@@ -71,6 +71,7 @@ impl<H: HeapStrategy, S: Solver> Machine<'_, H, S> {
             witness: None,
             witness_upto: 0,
             unchecked: false,
+            init_gaps: Default::default(),
         };
         // The precondition is an oracle on the inputs, not a prefix of every trace.
         self.precondition = self.precondition_of(entry)?;

@@ -83,6 +83,12 @@ impl<H: HeapStrategy, S: Solver> Machine<'_, H, S> {
             Ok(s) => s,
             Err(pushed) => return Ok(vec![pushed]),
         };
+        if let Some(why) = st.init_gaps.unknown(owner, fid) {
+            let fd = self.program.table.field(fid);
+            let field = format!("{}.{}", self.program.table.class(owner).name.replace('/', "."), fd.name);
+            let why = CutReason::UnknownStatic { field, why: Box::new(why.clone()) };
+            return Ok(vec![Next::Done(st, super::Outcome::Cut(why))]);
+        }
         let alts = self.strategy.get_static(cx!(self), &st.heap, fid)?;
         self.each(st, alts, |m, s, v| {
             let mut s = s;
@@ -112,6 +118,8 @@ impl<H: HeapStrategy, S: Solver> Machine<'_, H, S> {
         let v = self.operand(&mut st, v)?;
         let v = self.narrow_to(&f.ty, v);
         let in_init = st.top().is_some_and(|fr| fr.kind == super::state::FrameKind::ClassInit);
+        let initializing = st.frames.iter().any(|fr| fr.kind == super::state::FrameKind::ClassInit);
+        st.init_gaps.wrote(owner, fid, initializing);
         let states = if in_init || st.statics.iter().any(|(g, _)| *g == fid) {
             vec![st]
         } else {

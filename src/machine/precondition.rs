@@ -285,6 +285,7 @@ impl<H: HeapStrategy, S: Solver> Machine<'_, H, S> {
             witness: None,
             witness_upto: 0,
             unchecked: false,
+            init_gaps: Default::default(),
         })
     }
 

@@ -104,6 +104,7 @@ pub fn replay<S: Solver>(
         witness: None,
         witness_upto: 0,
         unchecked: false,
+        init_gaps: Default::default(),
     };
     m.push_precondition(&mut st, entry)?;
     if !cfg.symbolic_statics {

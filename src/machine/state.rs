@@ -113,6 +113,35 @@ pub struct State<H: HeapStrategy> {
     /// Forked inside a P-search without a feasibility check (see `Machine::in_p_search`): the
     /// search checks the path condition when the state forks again or returns true.
     pub unchecked: bool,
+    /// Class initializers abandoned on this path, and which statics are known anyway.
+    pub init_gaps: InitGaps,
+}
+
+/// Class initializers that reached code the machine does not run: each was abandoned where
+/// it stopped, so the statics it had not yet computed are unknown, and only a trace that reads
+/// one of them is cut.
+#[derive(Debug, Clone, Default)]
+pub struct InitGaps {
+    /// Each class whose initializer was abandoned, with why.
+    pub classes: Vec<(ClassId, crate::cut::CutReason)>,
+    /// Statics written inside an initializer, or of an abandoned class afterwards: their
+    /// values are known.
+    pub written: Vec<crate::classfile::FieldId>,
+}
+
+impl InitGaps {
+    /// Why static `f` of class `owner` has no known value, if it has none.
+    pub fn unknown(&self, owner: ClassId, f: crate::classfile::FieldId) -> Option<&crate::cut::CutReason> {
+        let why = self.classes.iter().find(|(c, _)| *c == owner).map(|(_, why)| why)?;
+        if self.written.contains(&f) { None } else { Some(why) }
+    }
+
+    /// Notes a write of static `f` of class `owner` (`in_init`: by a class initializer).
+    pub fn wrote(&mut self, owner: ClassId, f: crate::classfile::FieldId, in_init: bool) {
+        if (in_init || self.classes.iter().any(|(c, _)| *c == owner)) && !self.written.contains(&f) {
+            self.written.push(f);
+        }
+    }
 }
 
 impl<H: HeapStrategy> Clone for State<H> {
@@ -132,6 +161,7 @@ impl<H: HeapStrategy> Clone for State<H> {
             witness: self.witness.clone(),
             witness_upto: self.witness_upto,
             unchecked: self.unchecked,
+            init_gaps: self.init_gaps.clone(),
         }
     }
 }

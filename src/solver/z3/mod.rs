@@ -49,6 +49,15 @@ pub fn chain(timeout_ms: u32, hints: Hints, interrupt: crate::budget::Interrupt)
 /// rounds drop the whole core, so that a long list of impossible wishes stays cheap.
 const DROP_ONE_ROUNDS: usize = 24;
 
+/// A check of [`Solver::model_preferring`] stops after this much of Z3's resource count, a
+/// limit that does not depend on the machine's load as a clock does: when the wishes cost
+/// more, the model is the path condition's own, on every machine alike.
+const MODEL_RLIMIT: u32 = 20_000_000;
+
+/// Those checks' deadline is this many per-query timeouts, so that the resource limit, not
+/// the clock, is what ends them.
+const MODEL_SLACK: u32 = 6;
+
 /// An incremental Z3 solver over our terms.
 pub struct Z3Solver {
     /// Made when a query first reaches Z3 ([`Z3Solver::z3`]): making it creates the thread's
@@ -87,6 +96,9 @@ pub struct Z3Solver {
     late: bool,
     /// Whether the last check's answer was dropped because an interrupt may have touched it.
     suspect: bool,
+    /// The deadline of a check in per-query timeouts (1, or [`MODEL_SLACK`] for a check
+    /// under [`MODEL_RLIMIT`]).
+    slack: u32,
     /// The per-query timeout, for a solver made again ([`Z3Solver::with_floats`]).
     timeout_ms: u32,
     /// Whether a floating-point term has been translated, and whether the solver is one
@@ -124,6 +136,7 @@ impl Z3Solver {
             epoch: 0,
             late: false,
             suspect: false,
+            slack: 1,
         }
     }
 
@@ -151,6 +164,20 @@ impl Z3Solver {
             w.context.store(z3::Context::thread_local().get_z3_context().as_ptr(), Ordering::Release);
         }
         solver
+    }
+
+    /// Puts the checks of [`Solver::model_preferring`] under [`MODEL_RLIMIT`] and
+    /// [`MODEL_SLACK`] (`on`), or back to the plain settings.
+    fn model_limits(&mut self, on: bool) {
+        let own = self.watch.is_none();
+        let (rlimit, slack) = if on { (MODEL_RLIMIT, MODEL_SLACK) } else { (0, 1) };
+        self.slack = slack;
+        let mut p = Params::new();
+        p.set_u32("rlimit", rlimit);
+        if own {
+            p.set_u32("timeout", self.timeout_ms.saturating_mul(slack));
+        }
+        self.z3().set_params(&p);
     }
 
     /// The fixed settings of every solver: the timeout (unless the watchdog enforces it), a
@@ -234,7 +261,7 @@ impl Z3Solver {
     fn by_deadline(&mut self, check: impl FnOnce(&z3::Solver) -> ZSat) -> ZSat {
         self.suspect = false;
         let Some((timeout_us, watch)) = self.watch.clone() else { return check(self.z3()) };
-        let due = now_us().saturating_add(timeout_us).max(1);
+        let due = now_us().saturating_add(timeout_us.saturating_mul(u64::from(self.slack))).max(1);
         watch.deadline.store(due, Ordering::Release);
         let r = check(self.z3());
         watch.deadline.store(0, Ordering::Release);
@@ -373,6 +400,7 @@ impl Solver for Z3Solver {
         let softs: Vec<Bool> = prefer.iter().map(|t| self.boolean(t)).collect();
         self.with_floats();
         let lits: Vec<Bool> = (0..softs.len()).map(|k| Bool::new_const(format!("prefer!{k}"))).collect();
+        self.model_limits(true);
         let solver = self.z3();
         solver.push();
         for (l, s) in lits.iter().zip(&softs) {
@@ -393,7 +421,11 @@ impl Solver for Z3Solver {
                     break;
                 }
                 ZSat::Unknown => {
-                    gave_up = Some(self.reason_unknown());
+                    let why = self.reason_unknown();
+                    // Wishes that cost more than the resource limit: the plain model.
+                    if !why.contains("resource limit") {
+                        gave_up = Some(why);
+                    }
                     break;
                 }
                 ZSat::Unsat => {
@@ -414,6 +446,7 @@ impl Solver for Z3Solver {
             }
         }
         self.z3().pop(1);
+        self.model_limits(false);
         match found {
             Some((asg, model)) => {
                 self.pinned = model;
