@@ -22,6 +22,7 @@ use crate::Result;
 use crate::classfile::{ClassId, ClassTable, FieldId, JType};
 use crate::config::{Config, ObjectInputs};
 use crate::cut::CutReason;
+use crate::solver::Hints;
 use crate::term::{Assignment, Term, TermPool, Val};
 
 pub use concrete::{CObj, CVal, Concrete};
@@ -370,6 +371,13 @@ pub trait HeapStrategy {
     /// a P-search need not be the method's `o5`) say no.
     fn global_names(&self) -> bool {
         false
+    }
+
+    /// What the solver should know of this strategy's path conditions, with or without a
+    /// precondition (see [`Hints`]): lifted comparisons and models of each query's symbols
+    /// unless a strategy says otherwise.
+    fn solver_hints(&self, _precondition: bool) -> Hints {
+        Hints::default()
     }
 
     /// Names of the values of heap choice symbols (`this.next = 2` means `this.next -> L1`),

@@ -55,10 +55,9 @@ impl<H: HeapStrategy, S: Solver> Machine<'_, H, S> {
         }
     }
 
-    /// The verdict on `pc ∧ extra` when it needs no solver: a constraint that is false, that
-    /// the path condition denies, that closes a strict order cycle with it
-    /// ([`crate::term::OrderEdges::refutes`]) or equates what its literal equalities keep
-    /// apart ([`crate::term::EqClasses::refutes`]); constraints all true or already in it.
+    /// The verdict on `pc ∧ extra` when it needs no query: a constraint that is false, or one
+    /// the solver's plain refutation rules out ([`Solver::refutes`]: denied by the path
+    /// condition, an order cycle, classes kept apart); constraints all true or already in it.
     fn plainly(&mut self, st: &State<H>, extra: &[Term]) -> Option<Feasible> {
         if extra.iter().any(|t| t.is_false()) {
             return Some(Feasible::No);
@@ -67,13 +66,7 @@ impl<H: HeapStrategy, S: Solver> Machine<'_, H, S> {
         if extra.is_empty() {
             return Some(Feasible::Yes);
         }
-        let denied = |t: &&Term| match t.node() {
-            crate::term::Node::Not(x) => st.pc.contains(x),
-            _ => st.pc.iter().any(|p| matches!(p.node(), crate::term::Node::Not(x) if x == *t)),
-        };
-        let refuted =
-            extra.iter().any(denied) || self.order.refutes(&st.pc, &extra) || self.classes.refutes(&st.pc, &extra);
-        if refuted { Some(Feasible::No) } else { None }
+        if self.solver.refutes(&st.pc, &extra) { Some(Feasible::No) } else { None }
     }
 
     /// [`Machine::feasible`] outside a P-search; inside one (`in_p_search`), the plain verdict

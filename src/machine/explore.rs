@@ -113,8 +113,6 @@ impl<'p, H: HeapStrategy, S: Solver> Machine<'p, H, S> {
             entry: None,
             arg_types: Vec::new(),
             in_p_search: false,
-            order: Default::default(),
-            classes: Default::default(),
             // Set by each inconclusive search before its side's cut reason reads it.
             search_stop: super::precondition::Inconclusive::Steps,
             aside: Vec::new(),

@@ -419,11 +419,6 @@ pub struct Machine<'p, H: HeapStrategy, S: Solver> {
     pub(crate) in_p_search: bool,
     /// Why the last inconclusive P-search was (its side's cut reason).
     pub(crate) search_stop: precondition::Inconclusive,
-    /// The order edges of the last path condition a fork was checked against plainly.
-    pub(crate) order: crate::term::OrderEdges,
-    /// The classes of the last path condition's literal equalities a fork was checked
-    /// against plainly.
-    pub(crate) classes: crate::term::EqClasses,
     /// States the oracle ended while checking a fork (cut by `precondition-fuse`), for the
     /// run loop to report.
     pub(crate) aside: Vec<state::Next<H>>,

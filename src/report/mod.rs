@@ -24,7 +24,7 @@ pub struct Summary {
     /// Traces cut by a bound.
     pub cut: usize,
     pub solver_queries: u64,
-    /// Queries answered by the model cache.
+    /// Queries answered by the solver chain.
     pub cache_hits: u64,
     /// Of `cache_hits`: answered by a repaired model, and refuted without the solver.
     pub repaired: u64,

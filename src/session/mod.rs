@@ -16,12 +16,10 @@ use crate::Result;
 use crate::budget::{Budget, Stop, peak_mb};
 use crate::classfile::ClassPath;
 use crate::config::{Config, Inputs, ObjectInputs, Strategy};
-use crate::heap::{lazier::Lazier, lazy::Lazy, pose::Pose, uber::Uber};
+use crate::heap::{HeapStrategy, lazier::Lazier, lazy::Lazy, pose::Pose, uber::Uber};
 use crate::lower::Program;
 use crate::machine::{RunResult, explore_into, replay};
 use crate::report::{Summary, summarize};
-use crate::solver::cache::ModelCache;
-use crate::solver::z3::Z3Solver;
 
 pub use crate::classfile::{ClassTable, MethodId};
 pub use crate::junit::Junit;
@@ -312,26 +310,8 @@ impl Session {
     }
 }
 
-/// The solver of one exploration: comparisons over value sets are lifted
-/// ([`Z3Solver::new`]) and models value the symbols they interpret, except for POSE under a
-/// precondition, whose P-searches read through if-then-else references into terms that
-/// lifting would multiply, and are guided by models of every symbol
-/// ([`Z3Solver::valuing_every_symbol`]). A second Z3 solver takes the independent parts of
-/// queries ([`ModelCache::with_side`]), so the first keeps the exploration's path condition.
-/// The cache starts from the empty model for every strategy: a first model from Z3 would
-/// cost every run the Z3 context, which is made only when a query reaches Z3.
-fn solver(config: &Config, budget: &Budget) -> ModelCache<Z3Solver> {
-    let pose_pre = config.precondition.is_some() && config.strategy == Strategy::Pose;
-    let z3 = || Z3Solver::new(config.solver_timeout_ms, !pose_pre).valuing_every_symbol(pose_pre);
-    ModelCache::new(z3()).with_side(z3()).interrupted_by(budget.interrupt.clone())
-}
-
 /// Explores `method` with the configured strategy; with `check_models`, replays each trace
 /// as it ends (while the budget lasts), before `on_trace` sees it.
-///
-/// Each call gets a Z3 context of its own, so that a method's traces, models and counts are
-/// the same whether it runs alone or after other methods in one process; a watchdog
-/// interrupts a query in flight when the budget runs out.
 fn analyze(
     program: &Program,
     method: MethodId,
@@ -340,19 +320,38 @@ fn analyze(
     budget: &Budget,
     on_trace: TraceSink<'_>,
 ) -> Result<RunResult> {
+    match config.strategy {
+        Strategy::Lazy => analyze_with(Lazy, program, method, config, options, budget, on_trace),
+        Strategy::Lazier => analyze_with(Lazier, program, method, config, options, budget, on_trace),
+        Strategy::Uber => analyze_with(Uber, program, method, config, options, budget, on_trace),
+        Strategy::Pose => analyze_with(Pose, program, method, config, options, budget, on_trace),
+    }
+}
+
+/// [`analyze`] with `strategy`, whose solver hints set up every solver chain of the run (the
+/// exploration's and each replay's).
+///
+/// Each call gets a Z3 context of its own, so that a method's traces, models and counts are
+/// the same whether it runs alone or after other methods in one process; a watchdog
+/// interrupts a query in flight when the budget runs out.
+fn analyze_with<H: HeapStrategy>(
+    strategy: H,
+    program: &Program,
+    method: MethodId,
+    config: &Config,
+    options: ExploreOptions,
+    budget: &Budget,
+    on_trace: TraceSink<'_>,
+) -> Result<RunResult> {
+    let hints = strategy.solver_hints(config.precondition.is_some());
+    let solver = || crate::solver::z3::chain(config.solver_timeout_ms, hints, budget.interrupt.clone());
     crate::solver::z3::isolated(budget, || {
         let sink = &mut |info: &RunInfo, t: &Trace| {
             if config.check_models && budget.halt().is_none() {
-                replay::check_trace(program, config, info, t, solver(config, budget), budget)?;
+                replay::check_trace(program, config, info, t, solver(), budget)?;
             }
             on_trace(&program.table, info, t)
         };
-        let s = solver(config, budget);
-        match config.strategy {
-            Strategy::Lazy => explore_into(program, method, config, Lazy, s, options, sink),
-            Strategy::Lazier => explore_into(program, method, config, Lazier, s, options, sink),
-            Strategy::Uber => explore_into(program, method, config, Uber, s, options, sink),
-            Strategy::Pose => explore_into(program, method, config, Pose, s, options, sink),
-        }
+        explore_into(program, method, config, strategy, solver(), options, sink)
     })
 }

@@ -2,13 +2,16 @@
 //! the final input of a trace under `--precondition`) decides every branch on constants,
 //! so its path condition is empty or all true and it never needs Z3.
 
+use super::plain::Plain;
 use super::{SatResult, Solver, SolverStats};
 use crate::term::{Assignment, Term, Val};
 
 /// Answers from the constants of the path condition; anything symbolic is `unknown`.
-#[derive(Debug, Default)]
+#[derive(Default)]
 pub struct Constant {
     stats: SolverStats,
+    /// The plain refutation, as in front of every solver.
+    plain: Plain,
 }
 
 impl Solver for Constant {
@@ -21,6 +24,10 @@ impl Solver for Constant {
             self.stats.unknown += 1;
             SatResult::Unknown("a symbolic constraint in a concrete run".into())
         }
+    }
+
+    fn refutes(&mut self, pc: &[Term], extra: &[&Term]) -> bool {
+        self.plain.refutes(pc, extra)
     }
 
     fn model(&mut self, pc: &[Term]) -> SatResult {

@@ -1,14 +1,16 @@
 //! The solver layer: a [`Solver`] trait the machine talks to, and its implementations.
 //!
-//! `z3.rs` is the only file of the crate that imports `z3`. [`cache::ModelCache`] wraps any
-//! solver with a counterexample cache (KLEE-style): a query whose constraints are satisfied
-//! by a recent model is answered without calling the solver, one that contains a set found
-//! unsatisfiable is refuted, and otherwise only the constraints that depend on what a
-//! recent model leaves open may go to the solver (constraint independence). `unknown` (including a timeout)
-//! is always reported as such and never read as unsatisfiable.
+//! `z3/` is the only module of the crate that imports `z3`. [`chain::Chain`] puts layers in
+//! front of any solver (KLEE-style): the plain refutation of a fork's side ([`plain`]),
+//! recent models, model repair, known unsatisfiable sets, unit propagation and constraint
+//! independence each answer the queries they can, and only the rest reach the solver; the
+//! `chain` function of `z3/` builds the chain over Z3 with a strategy's [`Hints`].
+//! `unknown` (including a timeout) is always reported as such and never read as
+//! unsatisfiable.
 
-pub mod cache;
+pub mod chain;
 pub mod constant;
+pub mod plain;
 mod repair;
 pub mod z3;
 
@@ -31,7 +33,7 @@ pub enum SatResult {
 pub struct SolverStats {
     /// Queries sent to the underlying solver.
     pub queries: u64,
-    /// Queries answered by the model cache without calling the solver.
+    /// Queries answered by the chain's layers without calling the solver.
     pub cache_hits: u64,
     /// Of `cache_hits`: queries answered by a repaired model, and unsatisfiable queries
     /// refuted by a known unsatisfiable set or unit propagation (the rest: a recent model).
@@ -71,6 +73,28 @@ impl std::ops::AddAssign for SolverStats {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Site(pub u64);
 
+/// What a heap strategy tells the solver about its path conditions
+/// ([`crate::heap::HeapStrategy::solver_hints`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Hints {
+    /// Whether a comparison of if-then-else operands is handed to the solver as the
+    /// if-then-else of its leaves' comparisons: the atoms then compare fields, which the
+    /// queries of a path share. Terms that nest if-then-else values deeply (POSE's
+    /// P-searches) take longer to lift than to solve as they are.
+    pub lift: bool,
+    /// Whether a model values every symbol the solver has seen, not only those of its query:
+    /// P-searches that name their symbols alike (POSE's) are led by such models down the
+    /// paths an earlier search accepted.
+    pub every_symbol: bool,
+}
+
+impl Default for Hints {
+    /// Lifted comparisons, models of the query's symbols.
+    fn default() -> Self {
+        Hints { lift: true, every_symbol: false }
+    }
+}
+
 /// A decision procedure for path conditions.
 ///
 /// Calls pass the whole path condition; implementations keep what was asserted before and
@@ -79,6 +103,14 @@ pub struct Site(pub u64);
 pub trait Solver {
     /// Is the conjunction of `pc` satisfiable?
     fn check(&mut self, pc: &[Term]) -> SatResult;
+    /// Whether `pc ∧ extra` is plainly unsatisfiable, by the cheap refutation a fork's side
+    /// gets before (or, inside a P-search, instead of) a check ([`plain::Plain`]); `extra`
+    /// holds constraints not in `pc`. Not a query: nothing is counted. A solver without it
+    /// refutes nothing.
+    fn refutes(&mut self, pc: &[Term], extra: &[&Term]) -> bool {
+        let _ = (pc, extra);
+        false
+    }
     /// [`Solver::check`] of a query asked from `site`.
     fn check_at(&mut self, pc: &[Term], site: Site) -> SatResult {
         let _ = site;

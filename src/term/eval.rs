@@ -1,4 +1,4 @@
-//! Evaluating terms under an assignment of their free symbols (models, model cache, replay).
+//! Evaluating terms under an assignment of their free symbols (models, the solver chain, replay).
 
 use std::collections::{BTreeMap, HashMap};
 use std::hash::{BuildHasherDefault, Hasher};
@@ -74,7 +74,7 @@ pub struct Evaluator<'a> {
 
 /// Hashes term ids (dense small integers) by one multiplication, and symbol names a word at
 /// a time (as rustc's FxHasher): the memo and propagation's facts are the hot path of the
-/// model cache, where SipHash took a fifth of POSE's time.
+/// solver chain, where SipHash took a fifth of POSE's time.
 #[derive(Default)]
 pub struct IdHasher(u64);
 
@@ -83,7 +83,7 @@ pub struct IdHasher(u64);
 const MEMO_ROOM: usize = 32;
 
 /// How many values an evaluator keeps in place before it makes its memo: most evaluators
-/// (a model cache's look at a recent model, a P-search's order of a fork's sides) value a
+/// (the solver chain's look at a recent model, a P-search's order of a fork's sides) value a
 /// node or two, and a memo with [`MEMO_ROOM`] is an allocation past the allocator's
 /// per-thread cache for each.
 const FIRST: usize = 8;
@@ -301,7 +301,7 @@ impl<'a> Evaluator<'a> {
                     Sort::Bool => Val::Bool(false),
                     Sort::Bv(_) => Val::Bv(0),
                     // Array contents are only known where a model fixed them: unknown elsewhere,
-                    // so the model cache never claims more than it knows.
+                    // so the solver chain never claims more than it knows.
                     Sort::Array(..) => return None,
                 },
             },
@@ -346,7 +346,7 @@ impl<'a> Evaluator<'a> {
             Node::Bin(op, a, b) => {
                 let (x, y) = (self.bv(a)?, self.bv(b)?);
                 // SMT-LIB semantics for division by zero (the machine never asks for it on a
-                // feasible path, but the model cache may evaluate such a term).
+                // feasible path, but the solver chain may evaluate such a term).
                 match fold(*op, x, y, w) {
                     Some(v) => Val::Bv(v),
                     None => Val::Bv(0),

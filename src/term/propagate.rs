@@ -30,7 +30,7 @@
 //! It answers the P-searches' most common unsatisfiable query under uber's if-then-else heap
 //! (a precondition's choice of a field's target that the path condition's value sets rule
 //! out) without Z3; and where it refutes nothing, the values it decided (in the case a split
-//! left open first: [`Propagator::decided`]) are most of a model (`solver/cache.rs`). A
+//! left open first: [`Propagator::decided`]) are most of a model (`solver/chain/`). A
 //! [`Propagator`] keeps the facts of recent queries: a depth-first search asks about path
 //! conditions that extend each other, and after the first round only the constraints that
 //! name a symbol something new was learned about are evaluated again. Case splits and the
@@ -182,7 +182,7 @@ impl Propagator {
     }
 
     /// Whether propagation refutes the conjunction of `pc`; `syms` holds the symbols of each
-    /// of its constraints (the model cache keeps them by term).
+    /// of its constraints (the solver chain keeps them by term).
     pub fn refuted(&mut self, pc: &[Term], syms: &[Rc<[SymbolId]>]) -> bool {
         self.refuted_splitting(pc, syms, true)
     }
@@ -196,7 +196,7 @@ impl Propagator {
     /// [`Propagator::refuted`] without the case splits, probing the prefix `pc` shares with
     /// the last query (see [`Facts::probed`]) when its facts are new: the prefix is the state
     /// a fork's sides share, so what the probes learn serves every side. For queries that are
-    /// often unsatisfiable (the model cache's guess): POSE's P-searches fork on the object a
+    /// often unsatisfiable (the solver chain's guess): POSE's P-searches fork on the object a
     /// field holds, one side per earlier symbol it may be, and the path condition leaves one
     /// of a few numbers to the object the method's reads went through, which otherwise only
     /// a case split finds, once per side.

@@ -27,6 +27,7 @@ use crate::heap::{
     Alt, Concrete, Ctx, Cut, HeapStrategy, Nullness, ObjKind, Roots, Test, Value, compatible, fields_of, fresh_kinds,
     with_cut,
 };
+use crate::solver::Hints;
 use crate::term::{Assignment, BvCmp, Sort, Term, TermId, Val};
 use crate::{Error, Result};
 use chain::{KeyLog, chain, ite_value, sole_kind};
@@ -378,6 +379,15 @@ impl HeapStrategy for Pose {
 
     fn name(&self) -> &'static str {
         "pose"
+    }
+
+    /// Under a precondition, comparisons are not lifted and models value every symbol: the
+    /// P-searches read through if-then-else references into terms that lifting would
+    /// multiply, and on the same input view they name their symbols alike, so a model that
+    /// still values the symbols of an earlier search's accepted path leads the next search
+    /// down it.
+    fn solver_hints(&self, precondition: bool) -> Hints {
+        if precondition { Hints { lift: false, every_symbol: true } } else { Hints::default() }
     }
 
     fn identity(&self, _cx: &mut Ctx<'_>, _heap: &PoseHeap, r: &Term) -> Option<Term> {

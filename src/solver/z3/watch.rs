@@ -55,7 +55,7 @@ pub(super) struct Watch {
     /// get an input that breaks its path condition.
     pub(super) interrupts: AtomicU64,
     /// The watched thread's Z3 context, once a solver there has made it (null before: a run
-    /// the model cache answers alone never makes one, see `Z3Solver::z3`). Nothing runs in
+    /// the solver chain answers alone never makes one, see `Z3Solver::z3`). Nothing runs in
     /// a context before it is set, so there is nothing to interrupt.
     pub(super) context: AtomicPtr<z3_sys::_Z3_context>,
 }

@@ -1,7 +1,8 @@
-//! The model cache in front of Z3 (solver/cache.rs): independent parts and unsatisfiable sets.
+//! The solver chain in front of Z3 (solver/chain/): what each layer answers, independent parts
+//! and unsatisfiable sets.
 
 #![allow(clippy::unwrap_used, clippy::panic)]
-use super::super::cache::ModelCache;
+use super::super::chain::Chain;
 use super::Z3Solver;
 use crate::solver::{SatResult, Site, Solver, SolverStats};
 use crate::term::{Sort, TermPool};
@@ -32,14 +33,14 @@ impl Solver for Recording {
     }
 }
 
-/// A cache over a recording Z3 that gives up on preferred models when `gives_up`.
-fn cache_of(gives_up: bool) -> (ModelCache<Recording>, Rc<RefCell<Vec<usize>>>) {
+/// A chain over a recording Z3 that gives up on preferred models when `gives_up`.
+fn chain_of(gives_up: bool) -> (Chain<Recording>, Rc<RefCell<Vec<usize>>>) {
     let asked = Rc::new(RefCell::new(Vec::new()));
-    (ModelCache::new(Recording(Z3Solver::new(1000, true), asked.clone(), gives_up)), asked)
+    (Chain::new(Recording(Z3Solver::new(1000, true), asked.clone(), gives_up)), asked)
 }
 
-fn cache() -> (ModelCache<Recording>, Rc<RefCell<Vec<usize>>>) {
-    cache_of(false)
+fn recorded() -> (Chain<Recording>, Rc<RefCell<Vec<usize>>>) {
+    chain_of(false)
 }
 
 #[test]
@@ -49,7 +50,7 @@ fn asks_only_about_the_constraints_that_share_symbols_with_the_new_ones() {
         (p.var("a", Sort::Bv(32)), p.var("b", Sort::Bv(32)), p.var("c", Sort::Bv(32)), p.var("d", Sort::Bv(32)));
     let (one, three, five, seven) = (p.int(1), p.int(3), p.int(5), p.int(7));
     let base = [p.slt(&a, &b), p.slt(&one, &a), p.slt(&five, &b), p.ne(&a, &seven), p.slt(&one, &c)];
-    let (mut s, asked) = cache();
+    let (mut s, asked) = recorded();
     assert!(matches!(s.check(&base), SatResult::Sat(_)));
     // `c + c == 3` shares a symbol only with `1 < c`: the other four stay out of the query
     // (arithmetic, which unit propagation and the order graph leave to the solver). The
@@ -75,7 +76,7 @@ fn unit_propagation_refutes_without_the_solver() {
     let c = p.eq(&two, &a);
     let ite = p.ite(&c, &a, &b);
     let base = [p.eq(&ite, &r), p.ne(&zero, &r)];
-    let (mut s, asked) = cache();
+    let (mut s, asked) = recorded();
     assert!(matches!(s.check(&base), SatResult::Sat(_)));
     let pc = [base.as_slice(), &[p.eq(&three, &a), p.eq(&zero, &b)]].concat();
     assert_eq!(s.check(&pc), SatResult::Unsat);
@@ -91,7 +92,7 @@ fn the_empty_model_answers_a_first_query_without_the_solver() {
     let (zero, two) = (p.bv(16, 0), p.bv(16, 2));
     let (is0, is2) = (p.eq(&root, &zero), p.eq(&root, &two));
     let dom = p.or2(&is0, &is2);
-    let (mut s, asked) = cache();
+    let (mut s, asked) = recorded();
     assert!(matches!(s.check(std::slice::from_ref(&dom)), SatResult::Sat(_)));
     let SatResult::Sat(m) = s.check(&[dom.clone(), p.not(&is0)]) else { panic!("satisfiable") };
     assert_eq!(m.get("this.root"), Some(&Val::Bv(2)));
@@ -112,7 +113,7 @@ fn the_counts_say_what_answered_each_query() {
     let (mask, k) = (p.int(0x5a5a), p.int(0x1234));
     let x = p.bin(crate::term::BvOp::Xor, &v, &mask);
     let hard = p.eq(&x, &k);
-    let (mut s, asked) = cache();
+    let (mut s, asked) = recorded();
     assert!(matches!(s.check(&[hard.clone(), dom.clone(), p.not(&is2)]), SatResult::Sat(_)));
     let SatResult::Sat(m) = s.check(&[hard.clone(), dom.clone(), is2.clone()]) else { panic!("satisfiable") };
     assert_eq!(m.get("c"), Some(&Val::Bv(2)));
@@ -123,6 +124,28 @@ fn the_counts_say_what_answered_each_query() {
     assert!(st.check_us >= st.solver_us && st.solver_us > 0, "{st:?}");
 }
 
+/// Once the budget is spent, every query answers `unknown` at once: no layer answers it
+/// (not even a recent model that meets it) and the solver is not asked; the plain refutation
+/// still refutes, as it did in the machine, since it counts as no query.
+#[test]
+fn a_spent_budget_stops_every_layer_at_once() {
+    let mut p = TermPool::new();
+    let (x, five) = (p.var("x", Sort::Bv(32)), p.int(5));
+    let lt = p.slt(&x, &five);
+    let ge = p.not(&lt);
+    let budget = crate::budget::Budget::new(600, 4096, crate::budget::Stop::new());
+    let (s, asked) = recorded();
+    let mut s = s.interrupted_by(budget.interrupt.clone());
+    assert!(matches!(s.check(std::slice::from_ref(&lt)), SatResult::Sat(_)));
+    budget.stop.request();
+    assert!(budget.halt().is_some());
+    assert!(matches!(s.check(std::slice::from_ref(&lt)), SatResult::Unknown(_)));
+    assert!(matches!(s.check(&[lt.clone(), p.slt(&five, &x)]), SatResult::Unknown(_)));
+    assert!(s.refutes(std::slice::from_ref(&lt), &[&ge]));
+    assert!(asked.borrow().is_empty());
+    assert_eq!((s.stats().queries, s.stats().cache_hits), (0, 1));
+}
+
 #[test]
 fn a_model_of_the_part_completes_the_cached_model() {
     let mut p = TermPool::new();
@@ -131,7 +154,7 @@ fn a_model_of_the_part_completes_the_cached_model() {
     let mask = p.int(0x5a5a);
     let x = p.bin(crate::term::BvOp::Xor, &c, &mask);
     let base = [p.eq(&a, &seven), p.eq(&b, &seven), p.slt(&a, &mask)];
-    let (mut s, asked) = cache();
+    let (mut s, asked) = recorded();
     assert!(matches!(s.check(&base), SatResult::Sat(_)));
     let pc = [base.as_slice(), &[p.eq(&x, &k)]].concat();
     let SatResult::Sat(m) = s.check(&pc) else { panic!("satisfiable") };
@@ -151,7 +174,7 @@ fn a_new_definition_does_not_pull_the_heap_into_an_independent_query() {
         (p.var("a", Sort::Bv(32)), p.var("b", Sort::Bv(32)), p.var("r", Sort::Bv(32)), p.var("s", Sort::Bv(32)));
     let (one, five) = (p.int(1), p.int(5));
     let base = [p.slt(&a, &b), p.slt(&one, &a), p.slt(&five, &b)];
-    let (mut c, asked) = cache();
+    let (mut c, asked) = recorded();
     assert!(matches!(c.check(&base), SatResult::Sat(_)));
     let gt = p.slt(&one, &a);
     let ite = p.ite(&gt, &a, &b);
@@ -171,7 +194,7 @@ fn a_cached_model_stands_in_for_a_preferred_one_the_solver_gave_up_on() {
     let (one, five) = (p.int(1), p.int(5));
     let pc = [p.slt(&one, &a), p.slt(&a, &b), p.slt(&five, &b)];
     let prefer = [p.eq(&a, &five)];
-    let (mut s, _) = cache_of(true);
+    let (mut s, _) = chain_of(true);
     assert!(matches!(s.check(&pc), SatResult::Sat(_)));
     let SatResult::Sat(m) = s.model_preferring(&pc, &prefer) else { panic!("a cached model") };
     let mut ev = crate::term::Evaluator::new(&m);
@@ -201,7 +224,7 @@ fn the_values_propagation_decides_make_the_changes_a_repair_cannot() {
     let nils = p.or2(&nil0, &nil2);
     let shape =
         [p.eq(&e1, &root2), p.or2(&root0, &root2), p.eq(&e2, &nil3), p.or2(&e1, &not_nil2), p.or2(&nils, &nil3)];
-    let (mut s, asked) = cache();
+    let (mut s, asked) = recorded();
     let first = [shape.as_slice(), &[root2.clone(), nil2.clone()]].concat();
     assert!(matches!(s.check(&first), SatResult::Sat(_)));
     let asked_first = asked.borrow().len();
@@ -222,7 +245,7 @@ fn a_site_whose_queries_were_refuted_is_expected_to_be_refuted_again() {
     let (is0, is2, d2) = (p.eq(&c, &zero), p.eq(&c, &two), p.eq(&d, &two));
     let dom = p.or2(&is0, &is2);
     let (refuted, kept, new) = (Site(1), Site(2), Site(3));
-    let (mut s, asked) = cache();
+    let (mut s, asked) = recorded();
     assert!(matches!(s.check_at(&[dom.clone(), is2.clone()], kept), SatResult::Sat(_)));
     assert!(matches!(s.check_at(&[dom.clone(), is2.clone(), d2.clone()], kept), SatResult::Sat(_)));
     for _ in 0..2 {
@@ -244,7 +267,7 @@ fn a_suggested_model_of_the_path_condition_meets_the_queries_that_extend_it() {
     let (a, b) = (p.var("a", Sort::Bv(32)), p.var("b", Sort::Bv(32)));
     let (five, seven, eight) = (p.int(5), p.int(7), p.int(8));
     let pc = [p.slt(&five, &a)];
-    let (mut s, asked) = cache();
+    let (mut s, asked) = recorded();
     assert!(matches!(s.check(&pc), SatResult::Sat(_)));
     let model = |a: i64, b: i64| {
         let mut m = crate::term::Assignment::default();
@@ -272,7 +295,7 @@ fn a_suggested_model_is_kept_for_the_prefix_it_satisfies_and_repaired_from() {
     let (a, b) = (p.var("a", Sort::Bv(32)), p.var("b", Sort::Bv(32)));
     let (five, eight) = (p.int(5), p.int(8));
     let state = p.slt(&five, &a);
-    let (mut s, asked) = cache();
+    let (mut s, asked) = recorded();
     assert!(matches!(s.check(std::slice::from_ref(&state)), SatResult::Sat(_)));
     let mut witness = crate::term::Assignment::default();
     witness.values.insert("a".into(), Val::Bv(1000));
