@@ -122,9 +122,8 @@ impl Target<'_> {
             let recv = c.args.first().map(|a| expr(&JType::object(), a)).unwrap_or_default();
             let _ = writeln!(s, "{indent}Heap.valid(\"{}#{}\", () -> {recv}.{v}());", comment(&r.method), t.id);
         }
-        if let Some(check) = self.precondition.and_then(|p| self.precondition_call(c, p)) {
-            let p = self.precondition.unwrap_or_default();
-            let _ = writeln!(s, "{indent}assertTrue({check}, \"precondition {p} holds on the input\");");
+        if let Some((check, shown)) = self.precondition.and_then(|p| self.precondition_call(c, p)) {
+            let _ = writeln!(s, "{indent}assertTrue({check}, \"precondition {shown} holds on the input\");");
         }
         let mut oracle = Oracle::new(table, c, indent);
         self.call_and_result(&mut s, indent, &call, t, c, &mut oracle);
@@ -202,9 +201,9 @@ impl Target<'_> {
     }
 
     /// The call expression of the method under test.
-    /// The call of precondition `p` on the input (as the machine called it), unless a test
-    /// cannot make it (a private method).
-    fn precondition_call(&self, c: &Concrete, p: &str) -> Option<String> {
+    /// The call of precondition `p` on the input (as the machine called it) and how the
+    /// message shows it (`repOK()`, `pre(...)`), unless a test cannot make it (a private method).
+    fn precondition_call(&self, c: &Concrete, p: &str) -> Option<(String, String)> {
         let table = self.table;
         let (pm, how) = crate::machine::pre_method::resolve(table, p, self.method).ok()?;
         let pd = table.method(pm);
@@ -226,12 +225,15 @@ impl Target<'_> {
                 _ => expr(ty, v),
             })
             .collect();
-        Some(if pd.is_static() {
+        let shown =
+            if how == crate::machine::pre_method::PreArgs::Receiver { format!("{p}()") } else { format!("{p}(...)") };
+        let call = if pd.is_static() {
             format!("{}.{p}({})", type_name(&JType::Class(table.class(pd.owner).name.clone())), rendered.join(", "))
         } else {
             let (recv, rest) = rendered.split_first()?;
             format!("{recv}.{p}({})", rest.join(", "))
-        })
+        };
+        Some((call, shown))
     }
 
     fn call(&self, c: &Concrete) -> Result<String, String> {

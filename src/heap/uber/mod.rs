@@ -26,9 +26,12 @@
 
 mod concrete;
 mod init;
+mod pointwise;
 mod prune;
 mod summary;
 mod values;
+
+use pointwise::each_side;
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::rc::Rc;
@@ -257,52 +260,6 @@ impl UberHeap {
         Ok(node.targets.iter().filter_map(|t| target_loc(*t).map(|l| (guard(cx, &node.ptr, *t), l))).collect())
     }
 
-    /// On a pointwise heap, when `r` may be at several locations: per location, this heap
-    /// with `r` narrowed to it and the guard that says so. With `field`, only the locations
-    /// of a class that has that field (see [`UberHeap::typed_locations`]).
-    fn pointwise_sides(
-        &self,
-        cx: &mut Ctx<'_>,
-        r: RefId,
-        field: Option<FieldId>,
-    ) -> Result<Option<Vec<(UberHeap, Term)>>> {
-        let locs = match field {
-            Some(f) => self.typed_locations(cx, r, f).0,
-            None => self.location_ids(r),
-        };
-        let locs: Vec<Target> = locs.into_iter().map(Target::Loc).collect();
-        self.narrowed(cx, r, &locs)
-    }
-
-    /// On a pointwise heap, when `r` has several targets (null included): per target, this
-    /// heap with `r` narrowed to it and the guard that says so.
-    fn pointwise_targets(&self, cx: &mut Ctx<'_>, r: RefId) -> Result<Option<Vec<(UberHeap, Term)>>> {
-        let targets = self.node(r)?.targets.clone();
-        self.narrowed(cx, r, &targets)
-    }
-
-    fn narrowed(&self, cx: &mut Ctx<'_>, r: RefId, targets: &[Target]) -> Result<Option<Vec<(UberHeap, Term)>>> {
-        if !self.pointwise || targets.len() < 2 {
-            return Ok(None);
-        }
-        let ptr = self.node(r)?.ptr.clone();
-        let mut sides = Vec::with_capacity(targets.len());
-        for t in targets {
-            let mut h = self.clone();
-            // As a reference test would: what the choice offered elsewhere never exists here
-            // (it leaves the alias candidates and the count of `--max-objects`).
-            h.narrow(&ptr, &|u| u == *t);
-            if h.refs.get(r.0 as usize).is_some_and(|n| n.targets.as_slice() != [*t])
-                && let Some(n) = Rc::make_mut(&mut h.refs).get_mut(r.0 as usize)
-            {
-                Rc::make_mut(n).targets = vec![*t];
-            }
-            h.scope_full();
-            sides.push((h, guard(cx, &ptr, *t)));
-        }
-        Ok(Some(sides))
-    }
-
     /// The non-null locations of `r`.
     pub(super) fn location_ids(&self, r: RefId) -> Vec<LocId> {
         self.node(r).map(|n| n.targets.iter().filter_map(|t| target_loc(*t)).collect()).unwrap_or_default()
@@ -314,21 +271,6 @@ fn target_loc(t: Target) -> Option<LocId> {
         Target::Loc(l) => Some(l),
         Target::Null => None,
     }
-}
-
-/// The alternatives of `op` on each pointwise side, each assuming its side's guard first.
-fn each_side<T>(
-    sides: Vec<(UberHeap, Term)>,
-    mut op: impl FnMut(&UberHeap) -> Result<Vec<Alt<UberHeap, T>>>,
-) -> Result<Vec<Alt<UberHeap, T>>> {
-    let mut out = Vec::new();
-    for (h, g) in sides {
-        for mut alt in op(&h)? {
-            alt.assume.insert(0, g.clone());
-            out.push(alt);
-        }
-    }
-    Ok(out)
 }
 
 /// The guard of target `t` of a reference with pointer `ptr`: `ptr = #t`.
