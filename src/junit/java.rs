@@ -46,9 +46,7 @@ pub fn nameable(table: &ClassTable, c: crate::classfile::ClassId, from: &str) ->
         return true;
     }
     // An anonymous or local class (`Outer$1`, `Outer$1Local`): no source can spell its name.
-    if class.name.rsplit('$').next().is_some_and(|s| s.starts_with(|ch: char| ch.is_ascii_digit()))
-        && class.name.contains('$')
-    {
+    if class.name.rsplit_once('$').is_some_and(|(_, s)| s.starts_with(|ch: char| ch.is_ascii_digit())) {
         return false;
     }
     let public = class.access & PUBLIC != 0 && class.inner_access.is_none_or(|a| a & PUBLIC != 0);
