@@ -275,6 +275,25 @@ fn corrupt_jars() {
     eprintln!("{loaded} of 1000 mutated jars loaded");
 }
 
+/// An entry whose bytes do not match the checksum the jar records is named in the error.
+#[test]
+fn a_jar_entry_with_a_wrong_checksum_is_named() {
+    use std::io::Write;
+    let class = std::fs::read("testdata/samples.jar").unwrap();
+    let mut zip = zip::ZipWriter::new(std::io::Cursor::new(Vec::new()));
+    let stored = zip::write::SimpleFileOptions::default().compression_method(zip::CompressionMethod::Stored);
+    zip.start_file("a/B.class", stored).unwrap();
+    zip.write_all(&class[..64]).unwrap();
+    let mut bytes = zip.finish().unwrap().into_inner();
+    let at = bytes.windows(class[..64].len()).position(|w| w == &class[..64]).unwrap();
+    bytes[at + 10] ^= 0xff;
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("case.jar");
+    std::fs::write(&path, &bytes).unwrap();
+    let e = ClassPath::open(path.to_str().unwrap()).unwrap_err().to_string();
+    assert!(e.contains("case.jar") && e.contains("a/B.class") && e.contains("checksum"), "{e}");
+}
+
 /// `has_instance_field` (the uber heap asks it at every read) agrees with `instance_fields`
 /// for every class and every field of every subject jar, inherited and static ones included.
 #[test]

@@ -4,11 +4,12 @@ use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::rc::Rc;
 
+use super::unzip::Unzip;
 use crate::budget::{Budget, Pacer};
 use crate::{Error, Result};
 
 /// The largest class file read from a jar (the JVM's own limits keep real ones far smaller).
-const MAX_CLASS_BYTES: u64 = 64 << 20;
+pub(super) const MAX_CLASS_BYTES: u64 = 64 << 20;
 
 /// The bytes of one class file and where they came from.
 #[derive(Debug, Clone)]
@@ -100,18 +101,12 @@ impl ClassPath {
         names.sort();
         let budget = self.budget.clone();
         let mut pacer = budget.as_ref().map(Pacer::new);
+        let mut unzip = Unzip::default();
         for (name, i) in names {
             halt_check(&mut pacer)?;
-            let mut entry = zip.by_index(i).map_err(|e| corrupt(format!("{name}: {e}")))?;
-            let mut bytes = Vec::with_capacity(usize::try_from(entry.size()).unwrap_or(0).min(1 << 24));
+            let entry = zip.by_index_raw(i).map_err(|e| corrupt(format!("{name}: {e}")))?;
             // A class file is at most a few MiB; a larger entry is a zip bomb or corruption.
-            (&mut entry)
-                .take(MAX_CLASS_BYTES + 1)
-                .read_to_end(&mut bytes)
-                .map_err(|e| corrupt(format!("{name}: {e}")))?;
-            if bytes.len() as u64 > MAX_CLASS_BYTES {
-                return Err(corrupt(format!("{name}: larger than {} MiB", MAX_CLASS_BYTES >> 20)));
-            }
+            let bytes = unzip.read(entry, MAX_CLASS_BYTES).map_err(|e| corrupt(format!("{name}: {e}")))?;
             self.sources.push(ClassSource { origin: format!("{}!{}", path.display(), name), bytes: bytes.into() });
         }
         Ok(())

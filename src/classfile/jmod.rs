@@ -7,7 +7,8 @@
 use std::io::{Read, Seek, SeekFrom};
 use std::path::{Path, PathBuf};
 
-use super::classpath::ClassSource;
+use super::classpath::{ClassSource, MAX_CLASS_BYTES};
+use super::unzip::Unzip;
 use crate::{Error, Result};
 
 /// A jmod file is a zip after a 4-byte header (`JM`, major 1, minor 0).
@@ -18,6 +19,7 @@ const JMOD_MAGIC: &[u8] = b"JM\x01\x00";
 pub struct JdkImage {
     path: PathBuf,
     zip: zip::ZipArchive<Shifted>,
+    unzip: Unzip,
 }
 
 /// A file seen from an offset on: the zip inside a jmod, after its header.
@@ -62,21 +64,21 @@ impl JdkImage {
         }
         let shifted = Shifted { file, offset: JMOD_MAGIC.len() as u64 };
         let zip = zip::ZipArchive::new(shifted).map_err(|e| corrupt(e.to_string()))?;
-        Ok(JdkImage { path, zip })
+        Ok(JdkImage { path, zip, unzip: Unzip::default() })
     }
 
     /// The class file of internal name `name` (`java/util/AbstractList`), if the JDK has it.
     pub fn class(&mut self, name: &str) -> Result<Option<ClassSource>> {
         let entry_name = format!("classes/{name}.class");
         let path = self.path.clone();
-        let mut entry = match self.zip.by_name(&entry_name) {
+        let entry = match self.zip.by_name_raw(entry_name.as_bytes()) {
             Ok(e) => e,
             Err(zip::result::ZipError::FileNotFound) => return Ok(None),
             Err(e) => return Err(Error::CorruptJar { path, msg: format!("{entry_name}: {e}") }),
         };
-        let mut bytes = Vec::new();
-        entry
-            .read_to_end(&mut bytes)
+        let bytes = self
+            .unzip
+            .read(entry, MAX_CLASS_BYTES)
             .map_err(|e| Error::CorruptJar { path: path.clone(), msg: format!("{entry_name}: {e}") })?;
         Ok(Some(ClassSource { origin: format!("{}!{entry_name}", path.display()), bytes: bytes.into() }))
     }

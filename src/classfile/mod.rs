@@ -15,6 +15,7 @@ pub mod lines;
 mod names;
 pub mod parse;
 mod resolve;
+mod unzip;
 
 use std::cell::RefCell;
 use std::collections::HashMap;
