@@ -6,8 +6,8 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
+use super::value::{ObjKind, Value, field_symbol};
 use crate::classfile::{ClassTable, FieldId, JType};
-use crate::heap::{ObjKind, Value};
 use crate::term::{Assignment, Node, Term, TermPool, Val, sign_extend};
 use crate::{Error, Result};
 
@@ -154,7 +154,7 @@ impl Concrete {
         let mut inner: Vec<String> = fields
             .iter()
             .map(|(f, v)| {
-                let name = super::field_symbol(table, "", o.kind.class(), *f);
+                let name = field_symbol(table, "", o.kind.class(), *f);
                 format!("{}={}", name.trim_start_matches('.'), self.show(v))
             })
             .collect();

@@ -195,7 +195,7 @@ pub fn outcome(table: &ClassTable, t: &Trace, c: &Concrete, ret: Option<&JType>)
         (None, _) | (_, None) => "returns normally".to_string(),
         (Some(CVal::Obj(i)), _) => match c.objects.get(*i) {
             Some(o) if o.input => format!("returns o{i}"),
-            Some(o) if super::is_lambda(table, &o.kind) => "returns a new lambda".to_string(),
+            Some(o) if super::java::is_lambda(table, &o.kind) => "returns a new lambda".to_string(),
             Some(o) => format!("returns a new {}", kind_name(table, &o.kind)),
             None => "returns an object".to_string(),
         },

@@ -3,6 +3,12 @@
 use crate::classfile::{ClassTable, JType};
 use crate::heap::CVal;
 
+/// Whether an object of the concrete heap is a lambda's (its class has no name a test can
+/// spell, nor fields it can read).
+pub fn is_lambda(table: &ClassTable, kind: &crate::heap::ObjKind) -> bool {
+    matches!(kind, crate::heap::ObjKind::Class(c) if table.class(*c).is_lambda())
+}
+
 /// The source name of a class given its internal or Java name (`a/b/C$D` → `a.b.C.D`).
 pub fn class_name(name: &str) -> String {
     name.replace(['/', '$'], ".")

@@ -78,12 +78,6 @@ pub struct Options<'a> {
     pub stop: Option<&'a crate::budget::Stop>,
 }
 
-/// Whether an object of the concrete heap is a lambda's (its class has no name a test can
-/// spell, nor fields it can read).
-fn is_lambda(table: &ClassTable, kind: &crate::heap::ObjKind) -> bool {
-    matches!(kind, crate::heap::ObjKind::Class(c) if table.class(*c).is_lambda())
-}
-
 /// The calls after the constructor that built the input of a trace of driver `d`.
 pub fn sequence_calls(d: &crate::lower::driver::Driver, t: &crate::machine::Trace) -> usize {
     d.calls_after_constructor(crate::machine::driver_decisions(d, &t.prefix))

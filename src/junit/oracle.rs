@@ -187,7 +187,7 @@ impl<'a> Oracle<'a> {
             let cast = if decl == "Object" { String::new() } else { format!("({decl}) ") };
             self.line(&format!("{decl} {name} = {cast}{actual};"));
         }
-        if super::is_lambda(table, &o.kind) {
+        if super::java::is_lambda(table, &o.kind) {
             // A lambda's object: its class has no name a test can spell, nor fields it can read.
             self.line(&format!("assertNotNull({name});"));
         } else if self.is_jdk(i) {

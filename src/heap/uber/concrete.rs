@@ -2,7 +2,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use super::{LocId, RefId, Target, UberHeap};
+use super::state::{LocId, RefId, Target, UberHeap, guard};
 use crate::classfile::JType;
 use crate::heap::concrete::{MAX_CONCRETE_ARRAY, Numbers, default_of, int_args, narrow, preferences};
 use crate::heap::{CObj, CVal, ChoiceNames, Concrete, Ctx, ObjKind, Roots, Value, fields_of};
@@ -204,7 +204,7 @@ pub fn dot(cx: &mut Ctx<'_>, heap: &UberHeap) -> String {
         s.push_str(&format!("  r{} [shape=circle, label=\"r{}\"];\n", r.0, r.0));
         if let Ok(node) = heap.node(r) {
             for t in &node.targets {
-                let g = super::guard(cx, &node.ptr, *t);
+                let g = guard(cx, &node.ptr, *t);
                 let to = match t {
                     Target::Null => "null".to_string(),
                     Target::Loc(l) => format!("l{}", l.0),
