@@ -106,7 +106,7 @@ pub struct State<H: HeapStrategy> {
     /// Instructions executed, for the time-limit check.
     pub steps: u64,
     /// With `--precondition`: a model of the path condition on which the precondition holds
-    /// (see `machine/precondition.rs`), shared by the states forked from this one.
+    /// (see `machine/witness.rs`), shared by the states forked from this one.
     pub witness: Option<Rc<super::witness::Witness>>,
     /// How much of `pc` the witness is known to satisfy.
     pub witness_upto: usize,
