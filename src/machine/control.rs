@@ -206,7 +206,7 @@ impl<H: HeapStrategy, S: Solver> Machine<'_, H, S> {
             }
             Ok(v) => v,
             Err(e) => {
-                // Only a run with a valid-input search validates, so it is there to keep it.
+                // `validate` fails only in a run with a valid-input search, which keeps the fault.
                 if let Some(v) = &mut self.valid {
                     v.fault.get_or_insert(e);
                 }

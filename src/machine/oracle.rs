@@ -1,5 +1,6 @@
 //! The valid-input search's own state (`--precondition`): the precondition, whether a
-//! P-search is running and why the last one was inconclusive; and what a search answers.
+//! P-search is running, why the last one was inconclusive and a fault it met; and what a
+//! search answers.
 
 use super::pre_method::PreArgs;
 use super::state::State;
