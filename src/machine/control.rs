@@ -1,6 +1,6 @@
 //! Control flow: forks and feasibility, program decisions, terminators, exceptions.
 
-use super::precondition::Valid;
+use super::oracle::Valid;
 use super::state::{FrameKind, Next, State};
 use super::{Choice, Decision, Machine, Outcome};
 use crate::classfile::{ClassId, FieldId};
@@ -44,7 +44,7 @@ impl<H: HeapStrategy, S: Solver> Machine<'_, H, S> {
         q.extend(extra.iter().filter(|t| !t.is_true() && !st.pc.contains(t)).cloned());
         // A fork's sides are asked near the state's valid input (see `Solver::suggest`).
         if let Some(w) = &st.witness
-            && !self.in_p_search
+            && !self.in_p_search()
         {
             self.solver.suggest(&w.model, &st.pc, st.witness_upto);
         }
@@ -69,10 +69,10 @@ impl<H: HeapStrategy, S: Solver> Machine<'_, H, S> {
         if self.solver.refutes(&st.pc, &extra) { Some(Feasible::No) } else { None }
     }
 
-    /// [`Machine::feasible`] outside a P-search; inside one (`in_p_search`), the plain verdict
+    /// [`Machine::feasible`] outside a P-search; inside one, the plain verdict
     /// or `Yes` with the state to be marked unchecked (the second value).
     fn feasible_or_defer(&mut self, st: &State<H>, extra: &[Term]) -> (Feasible, bool) {
-        if !self.in_p_search {
+        if !self.in_p_search() {
             return (self.feasible(st, extra), false);
         }
         match self.plainly(st, extra) {
@@ -206,7 +206,10 @@ impl<H: HeapStrategy, S: Solver> Machine<'_, H, S> {
             }
             Ok(v) => v,
             Err(e) => {
-                self.fault_later.get_or_insert(e);
+                // `validate` fails only in a run with a valid-input search, which keeps the fault.
+                if let Some(v) = &mut self.valid {
+                    v.fault.get_or_insert(e);
+                }
                 Valid::No
             }
         }
@@ -581,7 +584,7 @@ impl<H: HeapStrategy, S: Solver> Machine<'_, H, S> {
     /// lazy initialization drops such an alias once: kept, every later P-search of the
     /// state's descendants would refute it again.
     pub(super) fn prune_locations(&mut self, mut st: State<H>, r: &H::Ref, f: FieldId) -> State<H> {
-        if self.in_p_search {
+        if self.in_p_search() {
             // A P-search reads through each location on a side of its own (a pointwise heap).
             return st;
         }

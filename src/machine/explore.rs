@@ -1,7 +1,7 @@
 //! The exploration loop: run states to their ends, then turn each end into a [`Trace`].
 
 use super::control::cx;
-use super::precondition::{Search, Valid};
+use super::oracle::{Search, Valid};
 use super::search::worklist;
 use super::state::{Next, State};
 use super::{Machine, Options, Outcome, RunInfo, RunResult, Stats, Tally, Trace, TraceKind};
@@ -109,19 +109,14 @@ impl<'p, H: HeapStrategy, S: Solver> Machine<'p, H, S> {
             options,
             stats: Stats::default(),
             budget,
-            precondition: None,
+            valid: None,
             entry: None,
             arg_types: Vec::new(),
-            in_p_search: false,
-            // Set by each inconclusive search before its side's cut reason reads it.
-            search_stop: super::precondition::Inconclusive::Steps,
             aside: Vec::new(),
-            fault_later: None,
             budget_cut: std::cell::Cell::new(None),
             in_model: None,
             driver: None,
-            seen_states: Default::default(),
-            seen_shapes: Default::default(),
+            reached: Default::default(),
             printed: Default::default(),
             preferred: Default::default(),
         }
@@ -173,7 +168,7 @@ impl<'p, H: HeapStrategy, S: Solver> Machine<'p, H, S> {
                     break 'states;
                 }
                 let mut next = self.step(st)?;
-                if let Some(e) = self.fault_later.take() {
+                if let Some(e) = self.valid.as_mut().and_then(|v| v.fault.take()) {
                     return Err(e);
                 }
                 next.append(&mut self.aside);

@@ -74,7 +74,7 @@ impl<H: HeapStrategy, S: Solver> Machine<'_, H, S> {
             init_gaps: Default::default(),
         };
         // The precondition is an oracle on the inputs, not a prefix of every trace.
-        self.precondition = self.precondition_of(entry)?;
+        self.valid = self.precondition_of(entry)?.map(super::oracle::ValidInputSearch::new);
         self.entry = Some(entry);
         self.arg_types = types;
         if !self.config.symbolic_statics {

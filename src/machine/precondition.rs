@@ -21,105 +21,19 @@
 //! inconclusive, and a side no search could settle ends as a trace cut by
 //! `precondition-steps`, by the budget or by `solver-unknown`.
 
-use std::collections::HashSet;
 use std::rc::Rc;
 
+use super::oracle::{Inconclusive, Search, Valid};
 use super::state::{Frame, FrameKind, Next, State};
+use super::witness::Witness;
 use super::{Machine, Outcome};
 use crate::classfile::MethodId;
 use crate::cut::CutReason;
 use crate::heap::{HeapStrategy, Value};
 use crate::ir::LocalId;
 use crate::solver::{SatResult, Site, Solver};
-use crate::term::{Assignment, Node, SymbolId, Term};
+use crate::term::{Assignment, Term};
 use crate::{Error, Result};
-
-/// A model of a state's path condition under which the precondition returns true.
-#[derive(Debug)]
-pub struct Witness {
-    pub model: Assignment,
-    /// The symbols the model is known to value as the input they name: only constraints
-    /// over these are judged by it. Those of the state's path condition, and with
-    /// [`HeapStrategy::global_names`] those of the P-search's own path as well (the input
-    /// the precondition read: a later read of the same field names the same symbol); the
-    /// model may also value other symbols, left from earlier models, which a later
-    /// materialization of the state may name differently.
-    vars: HashSet<SymbolId>,
-}
-
-impl Witness {
-    fn new(model: Assignment, pc: &[Term]) -> Witness {
-        let vars = pc.iter().flat_map(Term::var_names).collect();
-        Witness { model, vars }
-    }
-
-    /// Whether the model satisfies `t` and `t` speaks only of symbols the model was made for.
-    fn covers(&self, t: &Term) -> bool {
-        t.vars().iter().all(|v| matches!(v.node(), Node::Var(name, _) if self.vars.contains(name)))
-            && self.model.eval_bool(t) == Some(true)
-    }
-
-    /// When `t` defines a symbol the model was not made for (`r9 == ite(...)`, `L7.exists
-    /// <=> ...`, `2 == r9`) from symbols it was: that symbol and its value. The precondition's
-    /// path does not read such a symbol, so any value keeps the model a witness.
-    fn definition(&self, t: &Term) -> Option<(SymbolId, crate::term::Val)> {
-        let Node::Eq(a, b) = t.node() else { return None };
-        [(a, b), (b, a)].into_iter().find_map(|(v, e)| {
-            let Node::Var(name, _) = v.node() else { return None };
-            let known = |x: &Term| matches!(x.node(), Node::Var(n, _) if self.vars.contains(n));
-            if self.vars.contains(name) || !e.vars().iter().all(known) {
-                return None;
-            }
-            Some((name.clone(), self.model.eval(e)?))
-        })
-    }
-
-    /// The witness judging `rest` too: `None` when some entry is neither satisfied by the
-    /// model nor, with `extend`, by valuing new symbols; else the model with the new symbols
-    /// valued (`Some(None)`: none was needed). A new symbol is one outside `vars`, which with
-    /// [`HeapStrategy::global_names`] (the only case for `extend`) hold every symbol the
-    /// precondition's path reads: a definition of one (`r9 == ite(...)`,
-    /// [`Witness::definition`]) gives its value, and an entry that the model's values of
-    /// its new symbols satisfy keeps those values.
-    fn extended(&self, rest: &[Term], extend: bool) -> Option<Option<Witness>> {
-        let mut ext: Option<Witness> = None;
-        for t in rest {
-            let cur = ext.as_ref().unwrap_or(self);
-            if cur.covers(t) {
-                continue;
-            }
-            if !extend {
-                return None;
-            }
-            let definition = cur.definition(t);
-            if definition.is_none() && cur.model.eval_bool(t) != Some(true) {
-                return None;
-            }
-            let w = ext.get_or_insert_with(|| Witness { model: self.model.clone(), vars: self.vars.clone() });
-            match definition {
-                Some((name, val)) => {
-                    w.model.values.insert(name.clone(), val);
-                    w.vars.insert(name);
-                }
-                // The values the model gives them (a symbol it lacks reads as 0 or false, and
-                // keeps reading so).
-                None => w.vars.extend(t.var_names()),
-            }
-        }
-        Some(ext)
-    }
-}
-
-/// What a P-search found.
-pub(super) enum Search<H: HeapStrategy> {
-    /// A path of P returned true: the state it ended in (on the input view) and the model,
-    /// which is pinned in the solver (arrays read from it).
-    Found(Box<State<H>>, Assignment),
-    /// No input within the scope satisfies P and the state's path condition.
-    None,
-    /// Inconclusive: a path of P reached `--precondition-fuse`, or the budget ran out.
-    Fused,
-}
 
 /// A P-search under way: its pending paths, those parked at the current depth limit, and
 /// the model it follows.
@@ -131,23 +45,6 @@ struct PSearch<H: HeapStrategy> {
     follow: bool,
 }
 
-/// Why a P-search was inconclusive (besides the budget running out).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Inconclusive {
-    /// It took `--precondition-steps` steps.
-    Steps,
-    /// The solver answered `unknown` on the check of a path of P that returned true.
-    Unknown,
-}
-
-/// The verdict on one side of a fork.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(super) enum Valid {
-    Yes,
-    No,
-    Fused,
-}
-
 /// A P-search first lets P take this many decisions per object of the scope (a `repOK`
 /// checks a handful of things per node), then deepens up to the fuse.
 const FIRST_DEPTH_PER_OBJECT: u32 = 16;
@@ -155,7 +52,19 @@ const FIRST_DEPTH_PER_OBJECT: u32 = 16;
 impl<H: HeapStrategy, S: Solver> Machine<'_, H, S> {
     /// The precondition of the entry method, when the oracle is on.
     pub(super) fn oracle(&self) -> Option<MethodId> {
-        self.precondition.map(|(m, _)| m)
+        self.valid.as_ref().map(|v| v.pre.0)
+    }
+
+    /// Whether a P-search is running.
+    pub(super) fn in_p_search(&self) -> bool {
+        self.valid.as_ref().is_some_and(|v| v.running)
+    }
+
+    /// Notes why the P-search running now is inconclusive, for its side's cut reason.
+    fn inconclusive(&mut self, why: Inconclusive) {
+        if let Some(v) = &mut self.valid {
+            v.stop = why;
+        }
     }
 
     /// The frame of precondition `pm`, called as `how` says on the entry's arguments `args`
@@ -185,7 +94,7 @@ impl<H: HeapStrategy, S: Solver> Machine<'_, H, S> {
                 self.budget_cut.set(Some(h));
                 h.reason()
             }
-            None => match self.search_stop {
+            None => match self.valid.as_ref().map_or(Inconclusive::Steps, |v| v.stop) {
                 Inconclusive::Steps => CutReason::PreconditionSteps(b.precondition_steps),
                 Inconclusive::Unknown => CutReason::PreconditionUnknown,
             },
@@ -260,9 +169,11 @@ impl<H: HeapStrategy, S: Solver> Machine<'_, H, S> {
         loop {
             // Every P-search reads pointwise, the search for a test's input too: on the
             // whole symbolic input view its queries grow with the scope.
-            let outer = std::mem::replace(&mut self.in_p_search, true);
+            let outer = self.valid.as_mut().is_some_and(|v| std::mem::replace(&mut v.running, true));
             let r = self.p_search_within(&mut search, (limit < fuse).then_some(limit), pin);
-            self.in_p_search = outer;
+            if let Some(v) = &mut self.valid {
+                v.running = outer;
+            }
             if !matches!(r, Ok(Search::Fused)) {
                 self.stats.pre_max_steps = self.stats.pre_max_steps.max(search.steps);
             }
@@ -279,7 +190,8 @@ impl<H: HeapStrategy, S: Solver> Machine<'_, H, S> {
 
     /// The state P starts in: its frame on the receiver, on the input view of `st`.
     fn p_start(&mut self, st: &State<H>) -> Result<State<H>> {
-        let pre = self.precondition.ok_or_else(|| self.fault(st, "a P-search without a precondition"))?;
+        let pre =
+            self.valid.as_ref().map(|v| v.pre).ok_or_else(|| self.fault(st, "a P-search without a precondition"))?;
         let frame = self.pre_frame(pre, &st.args)?;
         let heap = self.strategy.input_view(super::control::cx!(self), &st.heap)?;
         Ok(State {
@@ -310,7 +222,7 @@ impl<H: HeapStrategy, S: Solver> Machine<'_, H, S> {
             loop {
                 search.steps += 1;
                 if search.steps > self.config.bounds.precondition_steps {
-                    self.search_stop = Inconclusive::Steps;
+                    self.inconclusive(Inconclusive::Steps);
                     return Ok(Search::Fused);
                 }
                 if self.budget.halt().is_some() {
@@ -436,7 +348,7 @@ impl<H: HeapStrategy, S: Solver> Machine<'_, H, S> {
             SatResult::Sat(model) => Some(Search::Found(Box::new(d), model)),
             SatResult::Unsat => None,
             SatResult::Unknown(_) => {
-                self.search_stop = Inconclusive::Unknown;
+                self.inconclusive(Inconclusive::Unknown);
                 Some(Search::Fused)
             }
         })
@@ -450,44 +362,4 @@ fn fork_site<H: HeapStrategy>(s: &State<H>) -> Option<Site> {
     let depth = s.frames.len() as u64 & 0xff;
     let at = (u64::from(f.method.0) << 40) ^ (u64::from(f.block.0) << 20) ^ ((f.next as u64 & 0xfff) << 8);
     Some(Site(at | depth))
-}
-
-#[cfg(test)]
-mod tests {
-    #![allow(clippy::panic)]
-    use super::*;
-    use crate::term::{BvCmp, Sort, TermPool, Val};
-
-    /// A P-search read `L1.right -> L3` (3) and `L3.key`; the method then reads
-    /// `L1.right.key` through a new reference `r7` and compares it with its `key`.
-    #[test]
-    fn a_witness_values_new_symbols_only_where_the_constraints_let_it() {
-        let mut p = TermPool::default();
-        let (right, k3, key) =
-            (p.var("L1.right", Sort::Bv(16)), p.var("L3.key", Sort::Bv(32)), p.var("key", Sort::Bv(32)));
-        let (r7, two, three) = (p.var("r7", Sort::Bv(16)), p.bv(16, 2), p.bv(16, 3));
-        let p_path = [p.eq(&right, &three)];
-        let mut model = Assignment::default();
-        model.values.insert("L1.right".into(), Val::Bv(3));
-        model.values.insert("L3.key".into(), Val::Bv(5));
-        let w = Witness::new(model, &p_path);
-        // r7 is defined from what P read: valued 3, and `r7 != 2` then holds.
-        let is_two = p.eq(&right, &two);
-        let ite = p.ite(&is_two, &two, &right);
-        let def = p.eq(&r7, &ite);
-        let not_two = p.ne(&r7, &two);
-        let Some(Some(ext)) = w.extended(&[def.clone(), not_two], true) else {
-            panic!("the definition extends the witness")
-        };
-        assert_eq!(ext.model.get("r7"), Some(&Val::Bv(3)));
-        // `r7 == 2` contradicts the definition's value: a search must decide.
-        let two_again = p.eq(&r7, &two);
-        assert!(w.extended(&[def.clone(), two_again], true).is_none());
-        // `key < L3.key`: the method's key is new, and the model's value for it (none: 0) satisfies it.
-        let below = p.cmp(BvCmp::Slt, &key, &k3);
-        assert!(matches!(w.extended(std::slice::from_ref(&below), true), Some(Some(_))));
-        // Without global names nothing new is valued.
-        assert!(w.extended(&[def], false).is_none());
-        assert!(w.extended(&[below], false).is_none());
-    }
 }

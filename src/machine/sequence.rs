@@ -17,6 +17,7 @@ use std::fmt::Write as _;
 use std::rc::Rc;
 
 use super::control::{Feasible, cx};
+use super::reached::Seen;
 use super::state::{Next, State};
 use super::{Choice, Decision, Machine};
 use crate::Result;
@@ -24,19 +25,6 @@ use crate::heap::{HeapStrategy, ObjKind, Test, Value, fields_of};
 use crate::lower::driver::Driver;
 use crate::solver::Solver;
 use crate::term::{Node, SymbolId, Term, TermId};
-
-/// Counters of a call-sequence run.
-#[derive(Debug, Clone, Default, serde::Serialize)]
-pub struct SequenceStats {
-    /// The names of the methods a step may call (`--sequence-methods`, or chosen), each once.
-    pub methods: Vec<String>,
-    /// Prefixes whose state was kept (compared and new).
-    pub prefixes: u64,
-    /// Prefixes pruned: their state equals one an earlier prefix of at most as many calls reached.
-    pub pruned: u64,
-    /// Prefixes dropped because a call of theirs threw.
-    pub threw: u64,
-}
 
 /// The fail-fast counter of java.util's collections (and of the libraries that copy them):
 /// only iterators read it, so states that differ in it alone are the same to every test.
@@ -133,9 +121,9 @@ impl<H: HeapStrategy, S: Solver> Machine<'_, H, S> {
             return Ok(Some(vec![Next::Pruned]));
         }
         self.stats.sequence.prefixes += 1;
-        self.seen_states.insert(key.exact.clone(), step);
+        self.reached.exact.insert(key.exact.clone(), step);
         if key.closed {
-            let seen = self.seen_shapes.entry(key.shape.clone()).or_default();
+            let seen = self.reached.shapes.entry(key.shape.clone()).or_default();
             seen.push(Rc::new(Seen { step, vars: key.vars, constraints: key.constraints }));
             if seen.len() > MAX_SEEN_PER_SHAPE {
                 seen.remove(0);
@@ -148,10 +136,10 @@ impl<H: HeapStrategy, S: Solver> Machine<'_, H, S> {
     /// stands for: the same key, or the same shape with constraints this state's path
     /// condition implies (one solver query per candidate).
     fn subsumed(&mut self, st: &State<H>, key: &StateKey, step: usize) -> bool {
-        if self.seen_states.get(&key.exact).is_some_and(|first| *first <= step) {
+        if self.reached.exact.get(&key.exact).is_some_and(|first| *first <= step) {
             return true;
         }
-        let candidates: Vec<Rc<Seen>> = match self.seen_shapes.get(&key.shape) {
+        let candidates: Vec<Rc<Seen>> = match self.reached.shapes.get(&key.shape) {
             Some(v) => v.iter().filter(|s| s.step <= step).cloned().collect(),
             None => return false,
         };
@@ -357,13 +345,6 @@ struct StateKey {
     constraints: Vec<Term>,
     /// Whether the constraints mention only the heap's symbols.
     closed: bool,
-}
-
-/// A state a prefix reached, kept to subsume later ones of the same shape.
-pub(crate) struct Seen {
-    step: usize,
-    vars: Vec<Term>,
-    constraints: Vec<Term>,
 }
 
 /// How many states of one shape are kept as candidates to subsume later ones.

@@ -3,10 +3,10 @@
 use std::collections::BTreeSet;
 use std::rc::Rc;
 
+use super::trace::{Decision, Outcome};
 use crate::classfile::{ClassId, MethodId};
 use crate::heap::{HeapStrategy, Value};
 use crate::ir::{Block, BlockId, Body, Instr, LocalId, Operand};
-use crate::machine::{Decision, Outcome};
 use crate::term::Term;
 
 /// Why a frame was pushed; decides what happens when it returns.
@@ -106,11 +106,11 @@ pub struct State<H: HeapStrategy> {
     /// Instructions executed, for the time-limit check.
     pub steps: u64,
     /// With `--precondition`: a model of the path condition on which the precondition holds
-    /// (see `machine/precondition.rs`), shared by the states forked from this one.
-    pub witness: Option<Rc<super::precondition::Witness>>,
+    /// (see `machine/witness.rs`), shared by the states forked from this one.
+    pub witness: Option<Rc<super::witness::Witness>>,
     /// How much of `pc` the witness is known to satisfy.
     pub witness_upto: usize,
-    /// Forked inside a P-search without a feasibility check (see `Machine::in_p_search`): the
+    /// Forked inside a P-search without a feasibility check (see `ValidInputSearch::running`): the
     /// search checks the path condition when the state forks again or returns true.
     pub unchecked: bool,
     /// Class initializers abandoned on this path, and which statics are known anyway.
