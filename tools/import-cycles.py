@@ -1,10 +1,16 @@
 #!/usr/bin/env python3
-"""Folder-level import graph of src/: prints every cycle between folders, exits 1 if any.
+"""Import graphs of src/: prints every cycle between folders and between the files of one
+folder, exits 1 if any.
 
-A node is a folder under src/ (`heap/uber`, `machine`) or a top-level file (`config`).
-An edge A -> B means a file of A names `crate::B...` (the deepest folder that exists) or,
-through `super::`, a module of another folder. A child module using its parent is an edge
-like any other, so the check is only about folders: a file may use its own folder freely.
+Folders: a node is a folder under src/ (`heap/uber`, `machine`) or a top-level file
+(`config`). An edge A -> B means a file of A names `crate::B...` (the deepest folder that
+exists) or, through `super::`, a module of another folder.
+
+Files: within one folder, a node is a file (`mod.rs` included). An edge F -> G means F names
+G's module (`super::g::x`, `crate::folder::g::x`, or, from `mod.rs`, `g::x`), or F names an
+item that `mod.rs` defines (an edge to `mod.rs`). `pub use` re-exports and `mod g;`
+declarations are not edges: `mod.rs` is the folder's front door. A file's `#[cfg(test)]`
+module is left out.
 """
 import os
 import re
@@ -115,5 +121,145 @@ def main():
     return 1 if comps else 0
 
 
+def expand_use(tree, prefix=""):
+    """The paths of a `use` tree (`a::{b, c::{d, e}}` -> a::b, a::c::d, a::c::e)."""
+    tree = tree.strip()
+    i = tree.find("{")
+    if i < 0:
+        p = re.sub(r"\s+as\s+\w+$", "", tree).strip()
+        return [prefix + p] if p else []
+    head, body = tree[:i], tree[i + 1 : tree.rfind("}")]
+    depth, start, parts = 0, 0, []
+    for j, ch in enumerate(body):
+        if ch == "{":
+            depth += 1
+        elif ch == "}":
+            depth -= 1
+        elif ch == "," and depth == 0:
+            parts.append(body[start:j])
+            start = j + 1
+    parts.append(body[start:])
+    out = []
+    for p in parts:
+        if p.strip() == "self":
+            out.append((prefix + head).rstrip(":"))
+        elif p.strip():
+            out.extend(expand_use(p, prefix + head))
+    return out
+
+
+def named_paths(src):
+    """(path, how) for every module path a file names: in `use`, as `crate::`/`super::`/`self::`
+    paths, or bare (`x::y`)."""
+    src = re.sub(r"//.*", "", src)
+    cut = re.search(r"#\[cfg\(test\)\]", src)
+    if cut:
+        src = src[: cut.start()]
+    src = re.sub(r"\bpub(\([^)]*\))?\s+use\s+[^;]*;", "", src, flags=re.S)
+    paths = []
+    for m in re.finditer(r"\buse\s+([^;]*);", src, re.S):
+        paths += [(p, "use") for p in expand_use(m.group(1))]
+    body = re.sub(r"\buse\s+[^;]*;", "", src, flags=re.S)
+    for m in re.finditer(r"\b((?:crate|super|self)(?:::[A-Za-z_][A-Za-z0-9_]*)+)", body):
+        paths.append((m.group(1), "path"))
+    for m in re.finditer(r"(?<![:\w])([a-z_][a-z0-9_]*)::[A-Za-z_]", body):
+        paths.append((m.group(1) + "::x", "bare"))
+    return paths
+
+
+def file_edges():
+    """Edges between the files of each folder of src/."""
+    edges = {}
+    for root, dirs, files in os.walk(SRC):
+        folder = os.path.relpath(root, SRC).replace(os.sep, "/")
+        fmod = [] if folder == "." else folder.split("/")
+        names = {f[:-3] for f in files if f.endswith(".rs")}
+        front = "lib" if folder == "." else "mod"
+        siblings = names - {front, "main"}
+        for name in sorted(names - {"main"}):
+            is_front = name == front
+            me = name + ".rs" if folder == "." else f"{folder}/{name}.rs"
+            src = open(os.path.join(root, name + ".rs"), encoding="utf-8").read()
+            for p, how in named_paths(src):
+                parts = p.split("::")
+                if parts[0] == "crate":
+                    if parts[1 : 1 + len(fmod)] != fmod:
+                        continue
+                    tail = parts[1 + len(fmod) :]
+                elif parts[0] == "super":
+                    ups = 0
+                    while parts and parts[0] == "super":
+                        ups += 1
+                        parts = parts[1:]
+                    mine = fmod if is_front else fmod + [name]
+                    if mine[: len(mine) - ups] != fmod:
+                        continue
+                    tail = parts
+                elif parts[0] == "self" and is_front:
+                    tail = parts[1:]
+                elif how in ("use", "bare") and is_front and parts[0] != "self":
+                    tail = parts
+                else:
+                    continue
+                if not tail or tail[0] in dirs:
+                    continue
+                if tail[0] in siblings:
+                    target = tail[0]
+                elif parts[0] in ("crate", "super", "self"):
+                    target = front
+                else:
+                    continue
+                if target != name:
+                    tf = target + ".rs" if folder == "." else f"{folder}/{target}.rs"
+                    edges.setdefault(me, set()).add(tf)
+    return edges
+
+
+def cycles(edges):
+    """Strongly connected components of more than one node (Tarjan)."""
+    index, low, stack, on, comps = {}, {}, [], set(), []
+    counter = [0]
+
+    def strong(v):
+        index[v] = low[v] = counter[0]
+        counter[0] += 1
+        stack.append(v)
+        on.add(v)
+        for w in sorted(edges.get(v, ())):
+            if w not in index:
+                strong(w)
+                low[v] = min(low[v], low[w])
+            elif w in on:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            comp = []
+            while True:
+                w = stack.pop()
+                on.discard(w)
+                comp.append(w)
+                if w == v:
+                    break
+            if len(comp) > 1:
+                comps.append(sorted(comp))
+
+    for v in sorted(edges):
+        if v not in index:
+            strong(v)
+    return comps
+
+
+def files_main():
+    edges = file_edges()
+    comps = cycles(edges)
+    for c in comps:
+        print("import cycle between files: " + " <-> ".join(c))
+        for a in c:
+            for b in sorted(edges.get(a, ())):
+                if b in c:
+                    print(f"  {a} -> {b}")
+    return 1 if comps else 0
+
+
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.setrecursionlimit(10000)
+    sys.exit(max(main(), files_main()))
