@@ -2,7 +2,7 @@
 # Checks the data-flow invariants of ARCHITECTURE.md with grep: stages never import later
 # stages, the heap strategies never import each other, the CLI reaches the library only
 # through the pipeline (session), only src/solver/z3/ imports z3, and no two folders of
-# src/ import each other (tools/import-cycles.py).
+# src/ and no two files of one folder import each other (tools/import-cycles.py).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 fail=0
