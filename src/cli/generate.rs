@@ -115,16 +115,21 @@ pub fn run(args: &GenArgs, stop: &Stop) -> Result<Done> {
         if args.stats.is_some() {
             stats.push(json::gen_stats(&t.summary, t.tests, &t.test_class));
         }
-        let w = out.put(&t.file)?;
-        out.put(&t.sidecar)?;
-        opens.extend(t.opens.iter().cloned());
-        out.lines.push(format!(
-            "{method}: {} tests from {} traces, {} ({})",
-            t.tests,
-            t.summary.traces,
-            args.out.join(&t.file.path).display(),
-            written(w)
-        ));
+        if t.tests == 0 {
+            // A class without a test method is noise in a suite (and JUnit 4 rejects it).
+            out.lines.push(format!("{method}: 0 tests from {} traces, no test class written", t.summary.traces));
+        } else {
+            let w = out.put(&t.file)?;
+            out.put(&t.sidecar)?;
+            opens.extend(t.opens.iter().cloned());
+            out.lines.push(format!(
+                "{method}: {} tests from {} traces, {} ({})",
+                t.tests,
+                t.summary.traces,
+                args.out.join(&t.file.path).display(),
+                written(w)
+            ));
+        }
         let mut skipped: BTreeMap<&str, Vec<usize>> = BTreeMap::new();
         for (id, why) in &t.skipped {
             skipped.entry(why.as_str()).or_default().push(*id);

@@ -8,9 +8,16 @@ pub const MAX_LINE: usize = 150;
 pub fn wrap_long_lines(src: &str, width: usize) -> String {
     let mut out = String::with_capacity(src.len() + 64);
     for line in src.lines() {
-        if line.chars().count() <= width || is_comment(line) {
+        if line.chars().count() <= width {
             out.push_str(line);
             out.push('\n');
+            continue;
+        }
+        if is_comment(line) {
+            for piece in break_comment(line, width) {
+                out.push_str(&piece);
+                out.push('\n');
+            }
             continue;
         }
         for piece in break_line(line, width) {
@@ -24,6 +31,40 @@ pub fn wrap_long_lines(src: &str, width: usize) -> String {
 fn is_comment(line: &str) -> bool {
     let t = line.trim_start();
     t.starts_with("//") || t.starts_with('*') || t.starts_with("/*")
+}
+
+/// Breaks a long `//` or ` * ` comment line at spaces, each piece with the line's comment
+/// marker; a word longer than a line (a JVM descriptor) is broken after a `;`, `(` or `)`.
+fn break_comment(line: &str, width: usize) -> Vec<String> {
+    let body_at = line.len() - line.trim_start().len();
+    let marker_len = line[body_at..].find(' ').map_or(line.len() - body_at, |i| i + 1);
+    let prefix = &line[..body_at + marker_len];
+    let room = width.saturating_sub(prefix.chars().count()).max(20);
+    let mut words: Vec<String> = Vec::new();
+    for word in line[body_at + marker_len..].split(' ') {
+        let mut w = word;
+        while w.chars().count() > room {
+            let head: String = w.chars().take(room).collect();
+            let cut = head.rfind([';', '(', ')']).map_or(head.len(), |i| i + 1);
+            words.push(w[..cut].to_string());
+            w = &w[cut..];
+        }
+        words.push(w.to_string());
+    }
+    let mut pieces: Vec<String> = Vec::new();
+    let mut cur = String::new();
+    for w in words {
+        if !cur.is_empty() && cur.chars().count() + 1 + w.chars().count() > room {
+            pieces.push(format!("{prefix}{cur}").trim_end().to_string());
+            cur.clear();
+        }
+        if !cur.is_empty() {
+            cur.push(' ');
+        }
+        cur.push_str(&w);
+    }
+    pieces.push(format!("{prefix}{cur}").trim_end().to_string());
+    pieces
 }
 
 /// Byte offsets just after the `, ` separators inside parentheses or braces and outside
@@ -95,7 +136,17 @@ mod tests {
             vec!["        call(\"a, b\",", &format!("                {},", "y".repeat(30)), "                x);"]
         );
         assert_eq!(wrap_long_lines("short\n", 30), "short\n");
-        let comment = format!("     * {}", "word ".repeat(20));
-        assert_eq!(wrap_long_lines(&comment, 30).trim_end(), comment.trim_end());
+    }
+
+    #[test]
+    fn long_comments_break_at_spaces_and_after_descriptor_separators() {
+        let out = wrap_long_lines(&format!("     * {}", "word ".repeat(10)), 30);
+        let lines: Vec<&str> = out.lines().collect();
+        assert_eq!(lines, vec!["     * word word word word", "     * word word word word", "     * word word"]);
+        let desc = "// from a.B#m(La/very/long/Name;La/very/long/Other;)V with uber.";
+        let out = wrap_long_lines(desc, 40);
+        let lines: Vec<&str> = out.lines().collect();
+        assert_eq!(lines, vec!["// from a.B#m(La/very/long/Name;", "// La/very/long/Other;)V with uber."]);
+        assert!(out.lines().all(|l| l.len() <= 40), "{out}");
     }
 }
