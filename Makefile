@@ -15,7 +15,7 @@ help:
 	@echo "make test          install what is missing, run the whole test suite (Rust + JVM)"
 	@echo "make deps          install missing system packages (libz3-dev, JDK, junit5, junit4, jacoco, ...)"
 	@echo "make build         release build"
-	@echo "make testdata      rebuild testdata/*.jar from javasrc/ (javac --release 8, deterministic)"
+	@echo "make testdata      rebuild testdata/*.jar from javasrc/ (javac --release 8, deterministic; test, demo and build run it)"
 	@echo "make bench         SIR table results/bench.{csv,md} (make -j bench: parallel) + sample timings"
 	@echo "make bench-scope   scope table results/scope.{csv,md}: SIR methods under repOK, scopes 1..8, per strategy"
 	@echo "make bench-scale   hasNull with N = 4..64 for all strategies"
@@ -27,14 +27,15 @@ help:
 deps:
 	@./tools/deps.sh
 
-build: deps
+# The binary embeds testdata/models.jar, so the jars are brought up to date first.
+build: deps testdata
 	$(CARGO) build --release
 
+# Rewrites a jar only when javac gives other bytes; without javac the committed jars stay.
 testdata: deps
-	touch build.rs
-	$(CARGO) build --release
+	python3 tools/testdata.py
 
-test: deps check-layers
+test: deps testdata check-layers
 	$(CARGO) test --release
 
 demo: build

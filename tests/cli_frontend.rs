@@ -3,36 +3,23 @@
 //! names the file, class or method (issue 2, acceptance).
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
+mod common;
+
 use std::io::Read;
 use std::path::Path;
 use std::process::{Command, Stdio};
+
+use common::{BIN, lowered_counts, tempdir, uberlazy_checked};
 
 const SAMPLES: &str = "testdata/samples.jar";
 const FRONTEND: &str = "testdata/frontend.jar";
 const COMMONS_LANG3: &str = "/usr/share/java/commons-lang3.jar";
 const GUAVA: &str = "/usr/share/java/guava.jar";
 
-struct Out {
-    code: i32,
-    stdout: String,
-    stderr: String,
-}
-
-fn uberlazy(args: &[&str]) -> Out {
-    let o = Command::new(env!("CARGO_BIN_EXE_uberlazy")).args(args).output().unwrap();
-    let out = Out {
-        code: o.status.code().unwrap_or(-1),
-        stdout: String::from_utf8_lossy(&o.stdout).into_owned(),
-        stderr: String::from_utf8_lossy(&o.stderr).into_owned(),
-    };
-    assert!(!out.stderr.contains("panicked"), "uberlazy {args:?} panicked:\n{}", out.stderr);
-    out
-}
-
 /// Runs a command that must fail as a user error: exit code 2 and `error: ...` naming
 /// every one of `names`.
 fn user_error(args: &[&str], names: &[&str]) -> String {
-    let o = uberlazy(args);
+    let o = uberlazy_checked(args);
     assert_eq!(o.code, 2, "uberlazy {args:?}: stdout {} stderr {}", o.stdout, o.stderr);
     assert!(o.stderr.starts_with("error: "), "uberlazy {args:?}: {}", o.stderr);
     for n in names {
@@ -41,31 +28,21 @@ fn user_error(args: &[&str], names: &[&str]) -> String {
     o.stderr
 }
 
-/// The `(M, N)` of the final `lowered M of N methods` line.
-fn lowered_counts(stdout: &str) -> (usize, usize) {
-    let last = stdout.lines().last().unwrap_or_default();
-    let words: Vec<&str> = last.split(' ').collect();
-    match words.as_slice() {
-        ["lowered", m, "of", n, "methods"] => (m.parse().unwrap(), n.parse().unwrap()),
-        _ => panic!("last line is not `lowered M of N methods`: {last:?}"),
-    }
-}
-
 #[test]
 fn help_exits_zero_with_examples() {
-    let o = uberlazy(&["--help"]);
+    let o = uberlazy_checked(&["--help"]);
     assert_eq!(o.code, 0);
     for s in ["classes", "ir", "run", "compare", "Examples:", "uberlazy ir --cp testdata/samples.jar"] {
         assert!(o.stdout.contains(s), "--help lacks {s}:\n{}", o.stdout);
     }
     for sub in ["classes", "ir"] {
-        let o = uberlazy(&[sub, "--help"]);
+        let o = uberlazy_checked(&[sub, "--help"]);
         assert_eq!(o.code, 0);
         assert!(o.stdout.contains("--cp"), "{sub} --help:\n{}", o.stdout);
     }
     // A usage error is exit code 2 as well.
-    assert_eq!(uberlazy(&["classes"]).code, 2);
-    assert_eq!(uberlazy(&["no-such-command"]).code, 2);
+    assert_eq!(uberlazy_checked(&["classes"]).code, 2);
+    assert_eq!(uberlazy_checked(&["no-such-command"]).code, 2);
 }
 
 #[test]
@@ -76,7 +53,7 @@ fn main_with_is_callable_in_process() {
 
 #[test]
 fn classes_lists_the_samples() {
-    let o = uberlazy(&["classes", "--cp", SAMPLES]);
+    let o = uberlazy_checked(&["classes", "--cp", SAMPLES]);
     assert_eq!(o.code, 0, "{}", o.stderr);
     let classes: Vec<&str> = o.stdout.lines().filter(|l| !l.starts_with(' ') && !l.starts_with("lowered")).collect();
     assert_eq!(
@@ -105,7 +82,7 @@ fn classes_lists_the_samples() {
 
 #[test]
 fn methods_without_code_are_listed_but_not_counted() {
-    let o = uberlazy(&["classes", "--cp", FRONTEND]);
+    let o = uberlazy_checked(&["classes", "--cp", FRONTEND]);
     assert_eq!(o.code, 0, "{}", o.stderr);
     assert!(o.stdout.contains("public abstract class frontend.Shape"), "{}", o.stdout);
     assert!(o.stdout.contains("  no code  public abstract area()I"), "{}", o.stdout);
@@ -114,7 +91,7 @@ fn methods_without_code_are_listed_but_not_counted() {
     let (m, n) = lowered_counts(&o.stdout);
     assert_eq!(n, 8, "Overloads: <init>, add x3, unique, dense; Shape: <init>, twice");
     // --failures shows only failing methods, with the same count.
-    let f = uberlazy(&["classes", "--cp", FRONTEND, "--failures"]);
+    let f = uberlazy_checked(&["classes", "--cp", FRONTEND, "--failures"]);
     assert_eq!(f.code, 0);
     assert!(!f.stdout.contains("no code"), "{}", f.stdout);
     assert_eq!(lowered_counts(&f.stdout), (m, n));
@@ -123,7 +100,7 @@ fn methods_without_code_are_listed_but_not_counted() {
 
 #[test]
 fn class_path_errors_exit_2_naming_the_file() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = tempdir();
     let jar = dir.path().join("x.jar");
     std::fs::write(&jar, b"this is not a zip file at all").unwrap();
     let jar = jar.to_str().unwrap();
@@ -186,17 +163,17 @@ fn method_name_errors_exit_2_listing_candidates() {
 /// The IR of each sample method prints with a header, blocks and s-expressions.
 #[test]
 fn ir_of_the_samples_needs_lowering() {
-    let o = uberlazy(&["ir", "--cp", SAMPLES, "samples.Container#swap"]);
+    let o = uberlazy_checked(&["ir", "--cp", SAMPLES, "samples.Container#swap"]);
     assert_eq!(o.code, 0, "{}", o.stderr);
     assert!(o.stdout.starts_with("method samples.Container#swap(Lsamples/Container;)V\n"), "{}", o.stdout);
     assert!(o.stdout.contains("B0 (pc 0):"), "{}", o.stdout);
     assert!(o.stdout.contains("$ data"), "{}", o.stdout);
-    let o = uberlazy(&["ir", "--cp", FRONTEND, "frontend.Overloads#add(J)J", "frontend.Overloads#unique"]);
+    let o = uberlazy_checked(&["ir", "--cp", FRONTEND, "frontend.Overloads#add(J)J", "frontend.Overloads#unique"]);
     assert_eq!(o.code, 0, "{}", o.stderr);
     assert!(o.stdout.contains("method frontend.Overloads#add(J)J\n"), "{}", o.stdout);
     assert!(o.stdout.contains("(switch "), "{}", o.stdout);
     // A class name prints every method with code.
-    let o = uberlazy(&["ir", "--cp", SAMPLES, "samples.Chain"]);
+    let o = uberlazy_checked(&["ir", "--cp", SAMPLES, "samples.Chain"]);
     assert_eq!(o.code, 0, "{}", o.stderr);
     assert_eq!(o.stdout.matches("\nmethod samples.Chain#").count() + 1, 3, "{}", o.stdout);
 }
@@ -209,7 +186,7 @@ fn require(jar: &str, package: &str) {
 #[test]
 fn commons_lang3_lowers_95_percent() {
     require(COMMONS_LANG3, "libcommons-lang3-java");
-    let o = uberlazy(&["classes", "--cp", COMMONS_LANG3]);
+    let o = uberlazy_checked(&["classes", "--cp", COMMONS_LANG3]);
     assert_eq!(o.code, 0, "{}", o.stderr);
     let (m, n) = lowered_counts(&o.stdout);
     assert!(n > 1000, "{n} methods with code");
@@ -226,7 +203,7 @@ fn commons_lang3_lowers_95_percent() {
 fn guava_lists_without_panic() {
     require(GUAVA, "libguava-java");
     let start = std::time::Instant::now();
-    let o = uberlazy(&["classes", "--cp", GUAVA]);
+    let o = uberlazy_checked(&["classes", "--cp", GUAVA]);
     assert_eq!(o.code, 0, "{}", o.stderr);
     let (m, n) = lowered_counts(&o.stdout);
     assert!(n > 10_000 && m <= n, "{m} of {n}");
@@ -239,7 +216,7 @@ fn guava_lists_without_panic() {
 #[test]
 fn closed_stdout_is_not_a_panic() {
     require(COMMONS_LANG3, "libcommons-lang3-java");
-    let mut child = Command::new(env!("CARGO_BIN_EXE_uberlazy"))
+    let mut child = Command::new(BIN)
         .args(["classes", "--cp", COMMONS_LANG3])
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())

@@ -2,14 +2,17 @@
 //! table through `compare`, determinism, and clear errors.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
+mod common;
+
 use std::process::Command;
 
-const BIN: &str = env!("CARGO_BIN_EXE_uberlazy");
+use common::{BIN, run_json, tempdir, uberlazy};
 
+/// The JSON document of a run of the binary that must succeed.
 fn json(args: &[&str]) -> serde_json::Value {
-    let o = Command::new(BIN).args(args).output().unwrap();
+    let o = uberlazy(args);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    serde_json::from_slice(&o.stdout).unwrap()
+    run_json(&o)
 }
 
 /// Drops what legitimately changes run to run (times, memory).
@@ -92,7 +95,7 @@ fn bad_input_is_a_clear_error_with_exit_code_2() {
         (&["run", "--cp", "no/such.jar", "samples.Chain#hasNull4"], "no/such.jar"),
     ];
     for (args, needle) in cases {
-        let o = Command::new(BIN).args(args).output().unwrap();
+        let o = uberlazy(args);
         let err = String::from_utf8_lossy(&o.stderr);
         assert_eq!(o.status.code(), Some(2), "{args:?}: {err}");
         assert!(err.contains(needle), "{args:?}: {err}");
@@ -152,10 +155,10 @@ fn a_search_out_of_precondition_steps_cuts_its_side_by_that_bound() {
 /// default depth stop at their share, reported in whole seconds), not 3 s each.
 #[test]
 fn gen_shares_its_time_limit_among_the_methods() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = tempdir();
     let out = dir.path().to_str().unwrap();
     let args = ["gen", "--cp", "testdata/sir.jar", "sir.RedBlackTree", "--strategy", "lazy", "--time-limit", "3"];
-    let o = Command::new(BIN).args(args).args(["--out", out]).output().unwrap();
+    let o = uberlazy(&[&args[..], &["--out", out]].concat());
     let text = String::from_utf8_lossy(&o.stdout);
     assert!(o.status.success(), "{text}{}", String::from_utf8_lossy(&o.stderr));
     assert!(text.contains("time limit: 3 s for all 6 methods"), "{text}");

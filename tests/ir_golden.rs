@@ -3,6 +3,9 @@
 //! Regenerate the golden files with `UPDATE_EXPECT=1 cargo test --test ir_golden`.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
+mod common;
+
+use common::{assert_golden, jar as jar_path};
 use uberlazy::classfile::{ClassPath, ClassTable};
 use uberlazy::ir::print::print_body;
 
@@ -10,7 +13,7 @@ use uberlazy::ir::print::print_body;
 const JARS: [&str; 7] = ["samples", "subjects", "ops", "frontend", "sir", "modern", "foreign"];
 
 fn table(jar: &str) -> ClassTable {
-    let cp = ClassPath::open(&format!("testdata/{jar}.jar")).unwrap();
+    let cp = ClassPath::open(&jar_path(jar)).unwrap();
     ClassTable::load(&cp).unwrap()
 }
 
@@ -37,7 +40,7 @@ fn check(jar: &str) {
     assert!(!classes.is_empty(), "{jar}.jar holds no classes");
     for class in classes {
         let ir = class_ir(&mut t, &class);
-        expect_test::expect_file![format!("golden/ir/{class}.ir")].assert_eq(&ir);
+        assert_golden(&format!("ir/{class}.ir"), &ir);
     }
 }
 

@@ -3,10 +3,13 @@
 //! a mutant; re-running `gen` never clobbers what is there.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-use std::path::Path;
-use std::process::{Command, Output};
+mod common;
 
-const BIN: &str = env!("CARGO_BIN_EXE_uberlazy");
+use std::path::Path;
+use std::process::Command;
+
+use common::{BIN, java_files, junit_command, junit_count, run_json, tempdir, tests_and_traces, text, uberlazy};
+
 const STRATEGIES: [&str; 4] = ["lazy", "lazier", "uber", "pose"];
 
 /// Every class of javasrc/ whose methods the machine explores.
@@ -51,18 +54,10 @@ fn depth(jar: &str) -> &'static str {
     if jar == "sir" { "8" } else { "12" }
 }
 
-fn uberlazy(args: &[&str]) -> Output {
-    Command::new(BIN).args(args).output().unwrap()
-}
-
-fn text(o: &Output) -> String {
-    format!("{}{}", String::from_utf8_lossy(&o.stdout), String::from_utf8_lossy(&o.stderr))
-}
-
 /// Runs `gen` and returns (tests written, traces, traces without a test: cut, or repeating
 /// the path of an earlier test) from its summary.
 fn generate(jar: &str, classes: &[&str], strategy: &str, out: &Path, extra: &[&str]) -> (usize, usize, usize) {
-    let cp = format!("testdata/{jar}.jar");
+    let cp = common::jar(jar);
     let mut args = vec!["gen", "--cp", &cp, "--strategy", strategy, "--out", out.to_str().unwrap()];
     args.extend_from_slice(classes);
     args.extend_from_slice(&["--max-depth", depth(jar)]);
@@ -70,15 +65,9 @@ fn generate(jar: &str, classes: &[&str], strategy: &str, out: &Path, extra: &[&s
     let o = uberlazy(&args);
     let t = text(&o);
     assert!(o.status.success(), "gen {jar} {strategy} failed:\n{t}");
-    let (mut tests, mut traces, mut cut) = (0, 0, 0);
+    let (tests, traces) = tests_and_traces(&t);
+    let mut cut = 0;
     for l in t.lines() {
-        if let Some((_, rest)) = l.split_once(": ")
-            && let Some((n, rest)) = rest.split_once(" tests from ")
-            && let Some((m, _)) = rest.split_once(" traces")
-        {
-            tests += n.parse::<usize>().unwrap();
-            traces += m.parse::<usize>().unwrap();
-        }
         // `  12 traces repeat a tested path (--tests per-trace tests them too)`
         if let Some((n, _)) = l.trim_start().split_once(" traces repeat a tested path") {
             cut += n.parse::<usize>().unwrap();
@@ -105,37 +94,16 @@ fn junit(dir: &Path, cp: &str, version: &str) -> (bool, String) {
 
 /// [`junit`] with these options for the JVM that runs the tests (`-ea`).
 fn junit_with(dir: &Path, cp: &str, version: &str, jvm_options: &str) -> (bool, String) {
-    let o = Command::new("bash")
-        .args(["tools/run-junit.sh", dir.to_str().unwrap(), cp, version])
-        .env("JVM_OPTIONS", jvm_options)
-        .output()
-        .unwrap();
+    let o = junit_command(dir, cp, version).env("JVM_OPTIONS", jvm_options).output().unwrap();
     (o.status.success(), text(&o))
-}
-
-/// The number in a JUnit 5 summary line such as `[        65 tests successful      ]`.
-fn count(out: &str, what: &str) -> usize {
-    out.lines()
-        .find(|l| l.contains(what))
-        .and_then(|l| l.trim_matches(|c: char| c == '[' || c == ']' || c.is_whitespace()).split_whitespace().next())
-        .and_then(|n| n.parse().ok())
-        .unwrap_or(0)
 }
 
 /// No line of an emitted source is longer than 150 characters.
 fn assert_short_lines(dir: &Path) {
-    let mut stack = vec![dir.to_path_buf()];
-    while let Some(d) = stack.pop() {
-        for e in std::fs::read_dir(&d).unwrap() {
-            let p = e.unwrap().path();
-            if p.is_dir() {
-                stack.push(p);
-            } else if p.extension().is_some_and(|x| x == "java") {
-                let text = std::fs::read_to_string(&p).unwrap();
-                let long = text.lines().find(|l| l.chars().count() > 150);
-                assert!(long.is_none(), "{}: a line over 150 characters: {}", p.display(), long.unwrap_or_default());
-            }
-        }
+    for p in java_files(dir) {
+        let text = std::fs::read_to_string(&p).unwrap();
+        let long = text.lines().find(|l| l.chars().count() > 150);
+        assert!(long.is_none(), "{}: a line over 150 characters: {}", p.display(), long.unwrap_or_default());
     }
 }
 
@@ -143,14 +111,14 @@ fn assert_short_lines(dir: &Path) {
 fn every_subject_and_strategy_passes_on_the_jvm() {
     for (jar, classes) in SUBJECTS {
         for s in STRATEGIES {
-            let dir = tempfile::tempdir().unwrap();
+            let dir = tempdir();
             let (tests, traces, cut) = generate(jar, classes, s, dir.path(), &[]);
             assert_eq!(tests + cut, traces, "{jar} {s}: every trace has a test, is cut or repeats a tested path");
             assert_short_lines(dir.path());
-            let (ok, out) = junit(dir.path(), &format!("testdata/{jar}.jar"), "5");
+            let (ok, out) = junit(dir.path(), &common::jar(jar), "5");
             assert!(ok, "{jar} with {s}: emitted tests fail on the JVM:\n{out}");
-            assert_eq!(count(&out, "tests successful"), tests, "{jar} {s}:\n{out}");
-            assert_eq!(count(&out, "tests failed"), 0);
+            assert_eq!(junit_count(&out, "tests successful"), tests, "{jar} {s}:\n{out}");
+            assert_eq!(junit_count(&out, "tests failed"), 0);
         }
     }
 }
@@ -161,20 +129,20 @@ fn every_subject_and_strategy_passes_on_the_jvm() {
 #[test]
 fn precondition_inputs_are_all_valid() {
     for s in STRATEGIES {
-        let dir = tempfile::tempdir().unwrap();
+        let dir = tempdir();
         let (tests, _, _) = generate("sir", &SIR, s, dir.path(), &["--precondition", "repOK", "--max-objects", "4"]);
         assert!(tests > 0);
         let src = std::fs::read_to_string(dir.path().join("sir/Stack_popTest.java")).unwrap();
         assert!(src.contains("assertTrue(o0.repOK()"), "{src}");
         let (ok, out) = junit(dir.path(), "testdata/sir.jar", "5");
         assert!(ok, "{s}: an input violates repOK or a test fails:\n{out}");
-        assert_eq!(count(&out, "tests successful"), tests);
+        assert_eq!(junit_count(&out, "tests successful"), tests);
     }
 }
 
 #[test]
 fn junit4_tests_pass_with_junitcore() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = tempdir();
     let (tests, _, _) =
         generate("samples", &["samples.Container", "samples.Chain"], "uber", dir.path(), &["--junit", "4"]);
     let (ok, out) = junit(dir.path(), "testdata/samples.jar", "4");
@@ -188,7 +156,7 @@ fn a_mutated_subject_fails_the_emitted_tests() {
     let src = std::fs::read_to_string("javasrc/samples/Container.java").unwrap();
     assert!(src.contains("c == null"), "the branch to flip is gone");
     let mutant = src.replace("c == null", "c != null");
-    let work = tempfile::tempdir().unwrap();
+    let work = tempdir();
     let srcdir = work.path().join("src/samples");
     std::fs::create_dir_all(&srcdir).unwrap();
     std::fs::write(srcdir.join("Container.java"), mutant).unwrap();
@@ -205,13 +173,13 @@ fn a_mutated_subject_fails_the_emitted_tests() {
         let (ok, _) = junit(&tests, "testdata/samples.jar", "5");
         assert!(ok, "{s}: the tests must pass on the original");
         let (ok, out) = junit(&tests, classes.to_str().unwrap(), "5");
-        assert!(!ok && count(&out, "tests failed") > 0, "{s}: no emitted test noticed the mutant:\n{out}");
+        assert!(!ok && junit_count(&out, "tests failed") > 0, "{s}: no emitted test noticed the mutant:\n{out}");
     }
 }
 
 #[test]
 fn regenerating_keeps_existing_files_unless_forced() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = tempdir();
     let out = dir.path().to_str().unwrap();
     let args = ["gen", "--cp", "testdata/samples.jar", "samples.Chain#hasNull4", "--out", out];
     assert!(uberlazy(&args).status.success());
@@ -240,7 +208,7 @@ fn regenerating_keeps_existing_files_unless_forced() {
 
 #[test]
 fn an_unwritable_output_is_an_error_before_any_work() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = tempdir();
     let blocker = dir.path().join("file");
     std::fs::write(&blocker, "x").unwrap();
     let out = blocker.join("sub");
@@ -264,21 +232,21 @@ fn a_floating_point_remainder_cuts_its_trace() {
 /// code on a Square receiver, whose `area()` dispatches to Square's (k * side * side).
 #[test]
 fn an_inherited_method_is_targeted_through_the_subclass() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = tempdir();
     let heap = ["--inputs", "heap"];
     let (tests, traces, cut) = generate("subjects", &["subjects.Square#scaled"], "uber", dir.path(), &heap);
     assert_eq!((tests, traces, cut), (2, 2, 0));
     let src = std::fs::read_to_string(dir.path().join("subjects/Square_scaledTest.java")).unwrap();
     assert!(src.contains("subjects.Square o0 = Heap.alloc(subjects.Square.class);"), "{src}");
     let (ok, out) = junit(dir.path(), "testdata/subjects.jar", "5");
-    assert!(ok && count(&out, "tests successful") == 2, "{out}");
+    assert!(ok && junit_count(&out, "tests successful") == 2, "{out}");
 }
 
 /// A path that an identity hash code picks gets no test (the JVM chooses the hash): the
 /// output says why, and the tests of the other paths pass.
 #[test]
 fn a_path_picked_by_an_identity_hash_gets_no_test() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = tempdir();
     let out = dir.path().to_str().unwrap();
     let args = ["gen", "--cp", "testdata/subjects.jar", "subjects.Identity#parity", "--strategy", "uber", "--out", out];
     let o = uberlazy(&args);
@@ -290,9 +258,9 @@ fn a_path_picked_by_an_identity_hash_gets_no_test() {
         "{t}"
     );
     let (ok, out) = junit(dir.path(), "testdata/subjects.jar", "5");
-    assert!(ok && count(&out, "tests successful") == 1, "{out}");
+    assert!(ok && junit_count(&out, "tests successful") == 1, "{out}");
     // An array index computed from the hash: one cut trace, not one trace per index.
-    let dir = tempfile::tempdir().unwrap();
+    let dir = tempdir();
     let out = dir.path().to_str().unwrap();
     let args = ["gen", "--cp", "testdata/subjects.jar", "subjects.Identity#lookup", "--strategy", "uber", "--out", out];
     let o = uberlazy(&args);
@@ -300,7 +268,7 @@ fn a_path_picked_by_an_identity_hash_gets_no_test() {
     assert!(o.status.success() && t.contains(": 2 tests from 4 traces"), "{t}");
     assert!(t.contains("cut by identity hash: an array index computed from an identity hash code"), "{t}");
     let (ok, out) = junit(dir.path(), "testdata/subjects.jar", "5");
-    assert!(ok && count(&out, "tests successful") == 2, "{out}");
+    assert!(ok && junit_count(&out, "tests successful") == 2, "{out}");
 }
 
 /// JaCoCo: the tests emitted for the samples (all strategies) cover every branch.
@@ -325,7 +293,7 @@ fn emitted_tests_cover_every_branch_of_the_samples() {
 /// its input satisfies the invariant (what `make bench` reports as valid_pct, of heap inputs).
 #[test]
 fn stats_and_validity_records_for_the_bench() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = tempdir();
     let stats = dir.path().join("stats.json");
     let tests = dir.path().join("tests");
     let o = uberlazy(&[
@@ -353,11 +321,7 @@ fn stats_and_validity_records_for_the_bench() {
     let n = row["tests"].as_u64().unwrap();
     assert!(n > 0 && row["traces"].as_u64().unwrap() >= n);
     let records = dir.path().join("valid.txt");
-    let o = Command::new("bash")
-        .args(["tools/run-junit.sh", tests.to_str().unwrap(), "testdata/sir.jar", "5"])
-        .env("VALIDITY_FILE", &records)
-        .output()
-        .unwrap();
+    let o = junit_command(&tests, "testdata/sir.jar", "5").env("VALIDITY_FILE", &records).output().unwrap();
     assert!(o.status.success(), "{}", text(&o));
     let lines = std::fs::read_to_string(&records).unwrap();
     assert_eq!(lines.lines().count() as u64, n);
@@ -375,7 +339,7 @@ fn stats_and_validity_records_for_the_bench() {
 #[test]
 fn foreign_code_passes_with_and_without_assertions() {
     for s in STRATEGIES {
-        let dir = tempfile::tempdir().unwrap();
+        let dir = tempdir();
         let (tests, traces, cut) =
             generate("foreign", &["foreign.Checked"], s, dir.path(), &["--precondition", "repOK"]);
         assert_eq!(tests + cut, traces, "{s}: every trace has a test, is cut or repeats a tested path");
@@ -384,11 +348,11 @@ fn foreign_code_passes_with_and_without_assertions() {
         for (ea, aborted) in [("", 1), ("-ea", 0)] {
             let (ok, out) = junit_with(dir.path(), "testdata/foreign.jar", "5", ea);
             assert!(ok, "{s} {ea}: emitted tests fail on the JVM:\n{out}");
-            assert_eq!(count(&out, "tests aborted"), aborted, "{s} {ea}:\n{out}");
-            assert_eq!(count(&out, "tests successful") + aborted, tests, "{s} {ea}:\n{out}");
+            assert_eq!(junit_count(&out, "tests aborted"), aborted, "{s} {ea}:\n{out}");
+            assert_eq!(junit_count(&out, "tests successful") + aborted, tests, "{s} {ea}:\n{out}");
         }
     }
-    let dir = tempfile::tempdir().unwrap();
+    let dir = tempdir();
     generate("foreign", &["foreign.Checked"], "uber", dir.path(), &["--precondition", "repOK", "--junit", "4"]);
     let (ok, out) = junit_with(dir.path(), "testdata/foreign.jar", "4", "");
     assert!(ok, "JUnit 4 without -ea:\n{out}");
@@ -402,7 +366,7 @@ fn foreign_code_passes_with_and_without_assertions() {
 /// startup state are cut, naming it. Every test passes.
 #[test]
 fn anonymous_classes_jdk_statics_and_abandoned_initializers_pass() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = tempdir();
     let o = uberlazy(&[
         "gen",
         "--cp",
@@ -428,7 +392,7 @@ fn anonymous_classes_jdk_statics_and_abandoned_initializers_pass() {
     assert!(src.contains("\"foreign.Shapes$1\""), "no input of the anonymous class:\n{src}");
     let (ok, out) = junit(dir.path(), "testdata/foreign.jar", "5");
     assert!(ok, "emitted tests fail on the JVM:\n{out}\n{src}");
-    assert_eq!(count(&out, "tests successful"), 6, "{out}");
+    assert_eq!(junit_count(&out, "tests successful"), 6, "{out}");
 }
 
 /// A precondition over parameters (`Merge.pre(Node, Node)` for the static `merge`, the
@@ -436,7 +400,7 @@ fn anonymous_classes_jdk_statics_and_abandoned_initializers_pass() {
 /// call, and every test passes with `-ea`, so no merge of valid lists fails its `assert`.
 #[test]
 fn tests_under_a_precondition_over_parameters_pass() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = tempdir();
     let (tests, traces, cut) = generate(
         "foreign",
         &["foreign.Merge#merge", "foreign.Merge#mergeIn"],
@@ -450,7 +414,7 @@ fn tests_under_a_precondition_over_parameters_pass() {
     assert!(src.contains("assertTrue(foreign.Merge.pre("), "{src}");
     let (ok, out) = junit_with(dir.path(), "testdata/foreign.jar", "5", "-ea");
     assert!(ok, "emitted tests fail on the JVM:\n{out}");
-    assert_eq!(count(&out, "tests successful"), tests, "{out}");
+    assert_eq!(junit_count(&out, "tests successful"), tests, "{out}");
 }
 
 /// An invariant that keeps the objects it visited in a `java.util.HashSet` (the JDK's own code
@@ -474,12 +438,12 @@ fn an_invariant_with_a_visited_hash_set_runs() {
             "--json",
         ]);
         assert!(o.status.success(), "{}", text(&o));
-        let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+        let v = run_json(&o);
         v["traces"].as_u64().unwrap()
     };
     assert_eq!([traces("2"), traces("3"), traces("4")], [1, 3, 6]);
     for s in STRATEGIES {
-        let dir = tempfile::tempdir().unwrap();
+        let dir = tempdir();
         let extra = ["--precondition", "repOK", "--max-objects", "4"];
         let (tests, _, _) = generate("foreign", &["foreign.Ring"], s, dir.path(), &extra);
         assert!(tests >= 3, "{s}: {tests} tests");

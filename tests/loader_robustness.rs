@@ -5,10 +5,13 @@
 //! "does this class have this instance field" agrees with the fields it lists.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
+mod common;
+
 use std::path::Path;
 use std::rc::Rc;
 
 use cafebabe::attributes::AttributeData;
+use common::{jar as jar_path, tempdir};
 use uberlazy::classfile::parse::{add_class, check_code, parse_structure, parse_with_code};
 use uberlazy::classfile::{ClassPath, ClassSource, ClassTable};
 use uberlazy::ir::print::print_body;
@@ -243,7 +246,7 @@ fn check_code_accepts_real_jars() {
 #[test]
 fn corrupt_jars() {
     let original = std::fs::read("testdata/samples.jar").unwrap();
-    let dir = tempfile::tempdir().unwrap();
+    let dir = tempdir();
     let path = dir.path().join("case.jar");
     let spec = path.to_str().unwrap().to_string();
     let try_load = |bytes: &[u8]| -> bool {
@@ -287,7 +290,7 @@ fn a_jar_entry_with_a_wrong_checksum_is_named() {
     let mut bytes = zip.finish().unwrap().into_inner();
     let at = bytes.windows(class[..64].len()).position(|w| w == &class[..64]).unwrap();
     bytes[at + 10] ^= 0xff;
-    let dir = tempfile::tempdir().unwrap();
+    let dir = tempdir();
     let path = dir.path().join("case.jar");
     std::fs::write(&path, &bytes).unwrap();
     let e = ClassPath::open(path.to_str().unwrap()).unwrap_err().to_string();
@@ -299,7 +302,7 @@ fn a_jar_entry_with_a_wrong_checksum_is_named() {
 #[test]
 fn a_class_has_exactly_the_instance_fields_it_lists() {
     for jar in ["samples", "subjects", "ops", "frontend", "sir", "modern"] {
-        let cp = ClassPath::open(&format!("testdata/{jar}.jar")).unwrap();
+        let cp = ClassPath::open(&jar_path(jar)).unwrap();
         let t = ClassTable::load(&cp).unwrap();
         let classes: Vec<_> = t.classes().map(|c| c.id).collect();
         let fields: Vec<_> = t.classes().flat_map(|c| c.fields.iter().copied()).collect();

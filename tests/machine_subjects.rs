@@ -3,17 +3,19 @@
 //! with symbolic indices and static fields. Counts are derived by hand in each test.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
+mod common;
+
 use uberlazy::config::{Config, Strategy};
 use uberlazy::cut::CutReason;
 use uberlazy::heap::CVal;
 use uberlazy::machine::{Choice, RunResult, TraceKind};
-use uberlazy::session::{ExploreOptions, Session};
 
+/// The jar of the subjects every test here explores.
+const SUBJECTS: &str = "testdata/subjects.jar";
+
+/// Explores `spec` of the subjects with `config`.
 fn run_with(spec: &str, config: Config) -> RunResult {
-    let strategy = config.strategy;
-    let mut s = Session::open("testdata/subjects.jar", config).unwrap();
-    let ms = s.methods(&[spec.to_string()]).unwrap();
-    s.explore(&ms, &[strategy], &ExploreOptions::default()).unwrap_or_else(|e| panic!("{spec}: {e}")).remove(0).result
+    common::run_with(SUBJECTS, spec, config)
 }
 
 fn lazy(spec: &str) -> RunResult {
@@ -181,14 +183,7 @@ fn a_loop_is_cut_by_max_depth() {
 fn monitors_concatenation_and_lambdas_run_with_every_strategy() {
     for strategy in [Strategy::Lazy, Strategy::Lazier, Strategy::Uber, Strategy::Pose] {
         let config = Config { strategy, check_models: true, ..Config::default() };
-        let run = |spec: &str| {
-            let mut s = Session::open("testdata/modern.jar", config.clone()).unwrap();
-            let ms = s.methods(&[spec.to_string()]).unwrap();
-            s.explore(&ms, &[strategy], &ExploreOptions::default())
-                .unwrap_or_else(|e| panic!("{spec}: {e}"))
-                .remove(0)
-                .result
-        };
+        let run = |spec: &str| common::run_with("testdata/modern.jar", spec, config.clone());
         // synchronized (m): null raises NullPointerException, else m.count is returned.
         let r = run("modern.Modern#lockedCount");
         assert_eq!(outcomes(&r), (1, vec!["java.lang.NullPointerException".to_string()], 0), "{strategy:?}");

@@ -4,14 +4,15 @@
 //! `UPDATE_EXPECT=1 cargo test --test pipeline`.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-use std::process::Command;
+mod common;
 
+use common::{assert_golden, jar as jar_path, run_junit, tempdir, text};
 use uberlazy::config::{Config, Strategy};
 use uberlazy::session::{GenOptions, Generated, Session};
 
 /// Generates the tests of `specs` with `strategy` through the library.
 fn generate(jar: &str, specs: &[&str], strategy: Strategy, config: Config) -> Generated {
-    let mut s = Session::open(&format!("testdata/{jar}.jar"), config).unwrap();
+    let mut s = Session::open(&jar_path(jar), config).unwrap();
     let specs: Vec<String> = specs.iter().map(|s| s.to_string()).collect();
     let ms = s.targets(&specs).unwrap().methods;
     s.generate(&ms, strategy, &GenOptions::default()).unwrap()
@@ -20,10 +21,10 @@ fn generate(jar: &str, specs: &[&str], strategy: Strategy, config: Config) -> Ge
 /// One check per stage: every emitted test class equals its golden file, and the files,
 /// written out, compile and pass on the JVM.
 fn check(jar: &str, g: &Generated) {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = tempdir();
     let files = std::iter::once(&g.runtime).chain(g.methods.iter().map(|(m, r)| {
         let t = r.as_ref().unwrap_or_else(|e| panic!("{m}: {e}"));
-        expect_test::expect_file![format!("golden/junit/{}.java", t.test_class)].assert_eq(&t.file.contents);
+        assert_golden(&format!("junit/{}.java", t.test_class), &t.file.contents);
         &t.file
     }));
     for f in files {
@@ -33,11 +34,8 @@ fn check(jar: &str, g: &Generated) {
         std::fs::create_dir_all(path.parent().unwrap()).unwrap();
         std::fs::write(path, &f.contents).unwrap();
     }
-    let o = Command::new("bash")
-        .args(["tools/run-junit.sh", dir.path().to_str().unwrap(), &format!("testdata/{jar}.jar"), "5"])
-        .output()
-        .unwrap();
-    let out = format!("{}{}", String::from_utf8_lossy(&o.stdout), String::from_utf8_lossy(&o.stderr));
+    let o = run_junit(dir.path(), &jar_path(jar), "5");
+    let out = text(&o);
     assert!(o.status.success(), "{out}");
 }
 

@@ -3,24 +3,18 @@
 //! with only the library's jar on `--cp` (the JDK comes from the installed one).
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-use std::process::Command;
+mod common;
+
+use common::{Ran, java_files, junit_command, junit_count, lowered_counts, tempdir, uberlazy_checked};
 
 const COLLECTIONS4: &str = "/usr/share/java/commons-collections4.jar";
 
-fn uberlazy(args: &[&str]) -> (i32, String, String) {
-    let o = Command::new(env!("CARGO_BIN_EXE_uberlazy")).args(args).output().unwrap();
-    let (out, err) = (String::from_utf8_lossy(&o.stdout).into_owned(), String::from_utf8_lossy(&o.stderr).into_owned());
-    assert!(!err.contains("panicked"), "uberlazy {args:?} panicked:\n{err}");
-    (o.status.code().unwrap_or(-1), out, err)
-}
-
 /// `lowered N of M methods` of `classes --failures`: every method lowers.
 fn lowers_everything(cp: &str) {
-    let (code, out, err) = uberlazy(&["classes", "--failures", "--cp", cp]);
+    let Ran { code, stdout: out, stderr: err } = uberlazy_checked(&["classes", "--failures", "--cp", cp]);
     assert_eq!(code, 0, "{err}");
-    let last = out.lines().last().unwrap_or_default().to_string();
-    let words: Vec<&str> = last.split_whitespace().collect();
-    assert!(matches!(words.as_slice(), ["lowered", a, "of", b, "methods"] if a == b), "{cp}: {out}");
+    let (lowered, methods) = lowered_counts(&out);
+    assert!(lowered == methods, "{cp}: {out}");
 }
 
 /// monitorenter/monitorexit and invokedynamic: 52 methods of commons-collections4 4.2 and
@@ -28,12 +22,13 @@ fn lowers_everything(cp: &str) {
 #[test]
 fn every_method_of_commons_collections_and_java_util_lowers() {
     lowers_everything(COLLECTIONS4);
-    let dir = tempfile::tempdir().unwrap();
+    let dir = tempdir();
     extract_java_base(dir.path());
     // java.util and its subpackages: nothing fails on monitors or invokedynamic (what still
     // fails is multianewarray, in java.util.regex and java.util.zip).
     let util = dir.path().join("classes/java/util");
-    let (code, out, err) = uberlazy(&["classes", "--failures", "--cp", util.to_str().unwrap()]);
+    let Ran { code, stdout: out, stderr: err } =
+        uberlazy_checked(&["classes", "--failures", "--cp", util.to_str().unwrap()]);
     assert_eq!(code, 0, "{err}");
     for op in ["monitorenter", "monitorexit", "invokedynamic"] {
         assert!(!out.contains(&format!("instruction {op}")), "java.util: {op} fails:\n{out}");
@@ -46,7 +41,7 @@ fn every_method_of_commons_collections_and_java_util_lowers() {
     let spec = "java.util.LinkedList#indexOf(Ljava/lang/Object;)I";
     let cp = util.to_str().unwrap();
     let args = ["gen", "--cp", cp, spec, "--strategy", "uber", "--max-objects", "4", "--time-limit", "120", "--out"];
-    let (code, stdout, err) = uberlazy(&[&args[..], &[tests.to_str().unwrap()]].concat());
+    let Ran { code, stdout, stderr: err } = uberlazy_checked(&[&args[..], &[tests.to_str().unwrap()]].concat());
     assert_eq!(code, 0, "{stdout}\n{err}");
     assert!(!stdout.contains("time-limit"), "{stdout}");
     let source = std::fs::read_to_string(tests.join("uberlazy/gen/java/util/LinkedList_indexOfTest.java")).unwrap();
@@ -61,7 +56,7 @@ fn every_method_of_commons_collections_and_java_util_lowers() {
     let maps = dir.path().join("maps");
     let spec = "java.util.TreeMap#get(Ljava/lang/Object;)Ljava/lang/Object;";
     let args = ["gen", "--cp", cp, spec, "--strategy", "uber", "--max-objects", "8", "--time-limit", "120", "--out"];
-    let (code, stdout, err) = uberlazy(&[&args[..], &[maps.to_str().unwrap()]].concat());
+    let Ran { code, stdout, stderr: err } = uberlazy_checked(&[&args[..], &[maps.to_str().unwrap()]].concat());
     assert_eq!(code, 0, "{stdout}\n{err}");
     assert!(!stdout.contains("time-limit"), "{stdout}");
     let source = std::fs::read_to_string(maps.join("uberlazy/gen/java/util/TreeMap_getTest.java")).unwrap();
@@ -74,11 +69,10 @@ fn every_method_of_commons_collections_and_java_util_lowers() {
 
 /// Runs the emitted tests with tools/run-junit.sh: they compile and all pass (at least 2).
 fn junit_passes(tests: &std::path::Path, cp: &str) {
-    let run = Command::new("tools/run-junit.sh").arg(tests).arg(cp).output().unwrap();
+    let run = junit_command(tests, cp, "5").output().unwrap();
     let text = String::from_utf8_lossy(&run.stdout);
     assert!(run.status.success(), "{text}\n{}", String::from_utf8_lossy(&run.stderr));
-    let passed = text.lines().find(|l| l.contains("tests successful")).unwrap_or_default();
-    let n: usize = passed.trim_matches(|c: char| !c.is_ascii_digit()).parse().unwrap_or(0);
+    let n = junit_count(&text, "tests successful");
     assert!(n >= 2, "{text}");
 }
 
@@ -86,7 +80,7 @@ fn junit_passes(tests: &std::path::Path, cp: &str) {
 fn extract_java_base(dir: &std::path::Path) {
     let home = std::fs::canonicalize(which("java")).unwrap();
     let jmod = home.parent().unwrap().parent().unwrap().join("jmods/java.base.jmod");
-    let st = Command::new("jmod").arg("extract").arg("--dir").arg(dir).arg(&jmod).status().unwrap();
+    let st = std::process::Command::new("jmod").arg("extract").arg("--dir").arg(dir).arg(&jmod).status().unwrap();
     assert!(st.success(), "jmod extract {}", jmod.display());
 }
 
@@ -100,12 +94,12 @@ fn which(cmd: &str) -> std::path::PathBuf {
 /// finds a present key, and the tests pass as emitted.
 #[test]
 fn patricia_trie_get_finds_a_string_key() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = tempdir();
     let out = dir.path().join("tests");
     let spec = "org.apache.commons.collections4.trie.PatriciaTrie#get(Ljava/lang/Object;)Ljava/lang/Object;";
     let args =
         ["gen", "--cp", COLLECTIONS4, spec, "--strategy", "uber", "--max-depth", "20", "--time-limit", "120", "--out"];
-    let (code, stdout, err) = uberlazy(&[&args[..], &[out.to_str().unwrap()]].concat());
+    let Ran { code, stdout, stderr: err } = uberlazy_checked(&[&args[..], &[out.to_str().unwrap()]].concat());
     assert_eq!(code, 0, "{stdout}\n{err}");
     assert!(!stdout.contains("time-limit"), "{stdout}");
     let file = out.join("org/apache/commons/collections4/trie/PatriciaTrie_getTest.java");
@@ -122,11 +116,11 @@ fn patricia_trie_get_finds_a_string_key() {
 /// output says which `--add-opens` they need, and they pass as emitted.
 #[test]
 fn tree_list_add_with_only_the_library_on_the_class_path() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = tempdir();
     let out = dir.path().join("tests");
     let spec = "org.apache.commons.collections4.list.TreeList#add(ILjava/lang/Object;)V";
     let args = ["gen", "--cp", COLLECTIONS4, spec, "--strategy", "uber", "--time-limit", "10", "--out"];
-    let (code, stdout, err) = uberlazy(&[&args[..], &[out.to_str().unwrap()]].concat());
+    let Ran { code, stdout, stderr: err } = uberlazy_checked(&[&args[..], &[out.to_str().unwrap()]].concat());
     assert_eq!(code, 0, "{stdout}\n{err}");
     assert!(stdout.contains("--add-opens java.base/java.util=ALL-UNNAMED"), "{stdout}");
     let options = std::fs::read_to_string(out.join("uberlazy/runtime/java-options.txt")).unwrap();
@@ -141,7 +135,7 @@ fn tree_list_add_with_only_the_library_on_the_class_path() {
 /// calls or more (a list or map of at least two elements).
 #[test]
 fn api_inputs_of_java_util_and_tree_list_need_no_add_opens() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = tempdir();
     extract_java_base(dir.path());
     let util = dir.path().join("classes/java/util");
     let util = util.to_str().unwrap();
@@ -162,34 +156,26 @@ fn api_inputs_of_java_util_and_tree_list_need_no_add_opens() {
         let mut args = vec!["gen", "--cp", cp, "--strategy", "uber", "--inputs", "api", "--time-limit", "240"];
         args.extend_from_slice(specs);
         args.extend_from_slice(&["--out", out.to_str().unwrap()]);
-        let (code, stdout, err) = uberlazy(&args);
+        let Ran { code, stdout, stderr: err } = uberlazy_checked(&args);
         assert_eq!(code, 0, "{stdout}\n{err}");
         assert!(!stdout.contains("stopped early"), "{stdout}");
         assert!(!out.join("uberlazy/runtime/java-options.txt").exists(), "{stdout}");
         let mut files = 0;
-        let mut stack = vec![out.clone()];
-        while let Some(d) = stack.pop() {
-            for e in std::fs::read_dir(&d).unwrap() {
-                let p = e.unwrap().path();
-                if p.is_dir() {
-                    stack.push(p);
-                } else if p.extension().is_some_and(|x| x == "java") && !p.ends_with("Heap.java") {
-                    files += 1;
-                    let src = std::fs::read_to_string(&p).unwrap();
-                    assert!(!src.contains("Heap.alloc") && !src.contains("Heap.set("), "{}", p.display());
-                    // The calls before the one under test, per test (a void call under test
-                    // is one of the `r.` lines, so it counts one more).
-                    let most = src
-                        .split("@Test")
-                        .skip(1)
-                        .map(|t| t.split(" result = ").next().unwrap_or(t))
-                        .map(|t| t.lines().filter(|l| l.trim_start().starts_with("r.")).count())
-                        .max()
-                        .unwrap_or(0);
-                    let void = !src.contains(" result = r.");
-                    assert!(most >= 2 + usize::from(void), "{}: no input of two elements:\n{src}", p.display());
-                }
-            }
+        for p in java_files(&out).into_iter().filter(|p| !p.ends_with("Heap.java")) {
+            files += 1;
+            let src = std::fs::read_to_string(&p).unwrap();
+            assert!(!src.contains("Heap.alloc") && !src.contains("Heap.set("), "{}", p.display());
+            // The calls before the one under test, per test (a void call under test
+            // is one of the `r.` lines, so it counts one more).
+            let most = src
+                .split("@Test")
+                .skip(1)
+                .map(|t| t.split(" result = ").next().unwrap_or(t))
+                .map(|t| t.lines().filter(|l| l.trim_start().starts_with("r.")).count())
+                .max()
+                .unwrap_or(0);
+            let void = !src.contains(" result = r.");
+            assert!(most >= 2 + usize::from(void), "{}: no input of two elements:\n{src}", p.display());
         }
         assert_eq!(files, specs.len(), "{stdout}");
         if cp == util {

@@ -5,32 +5,13 @@
 //! are clear errors, kept files show in the exit status, and emitted files get the usual mode.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
+mod common;
+
 use std::path::Path;
-use std::process::{Child, Command, Output, Stdio};
+use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-const BIN: &str = env!("CARGO_BIN_EXE_uberlazy");
-
-fn uberlazy(args: &[&str]) -> Output {
-    Command::new(BIN).args(args).output().unwrap()
-}
-
-fn text(o: &Output) -> String {
-    format!("{}{}", String::from_utf8_lossy(&o.stdout), String::from_utf8_lossy(&o.stderr))
-}
-
-/// Every file and directory below `dir` (none when it does not exist).
-fn files_below(dir: &Path) -> Vec<String> {
-    let mut out = Vec::new();
-    let Ok(rd) = std::fs::read_dir(dir) else { return out };
-    for e in rd.filter_map(|e| e.ok()) {
-        out.push(e.path().display().to_string());
-        if e.path().is_dir() {
-            out.extend(files_below(&e.path()));
-        }
-    }
-    out
-}
+use common::{BIN, files_below, run_json, run_junit, tempdir, text, uberlazy};
 
 /// One case of a bad command line: the arguments, and what the message must name.
 struct Bad {
@@ -94,7 +75,7 @@ const BAD_FLAGS: &[Bad] = &[
 #[test]
 fn bad_flags_exit_2_naming_the_flag_and_leave_nothing_behind() {
     for case in BAD_FLAGS {
-        let dir = tempfile::tempdir().unwrap();
+        let dir = tempdir();
         let out = dir.path().join("out");
         let stats = dir.path().join("stats.json");
         let mut args: Vec<&str> = case.args.to_vec();
@@ -116,7 +97,7 @@ fn bad_flags_exit_2_naming_the_flag_and_leave_nothing_behind() {
 /// panic, with every command.
 #[test]
 fn bad_class_paths_are_clear_errors() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = tempdir();
     let good = std::fs::read("testdata/samples.jar").unwrap();
     let truncated = dir.path().join("truncated.jar");
     std::fs::write(&truncated, &good[..good.len() / 2]).unwrap();
@@ -142,7 +123,7 @@ fn bad_class_paths_are_clear_errors() {
 
 #[test]
 fn an_unwritable_output_is_refused_before_any_work() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = tempdir();
     let file = dir.path().join("file");
     std::fs::write(&file, "x").unwrap();
     let o = uberlazy(&[
@@ -173,7 +154,7 @@ fn the_time_limit_bounds_the_wall_clock_and_memory_stays_small() {
         let wall = start.elapsed();
         assert!(o.status.success(), "{}", text(&o));
         assert!(wall < Duration::from_secs(limit + 2), "{strategy}: {wall:?} for --time-limit {limit}");
-        let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+        let v = run_json(&o);
         assert_eq!(v["halted"], format!("time-limit ({limit}s)"), "{strategy}: the run did not stop on its limit");
         let cut = v["trace_list"].as_array().unwrap().iter().filter(|t| t["cut"] == format!("time-limit ({limit}s)"));
         assert!(cut.count() > 0, "{strategy}: no trace reports the time cut");
@@ -216,7 +197,7 @@ fn signal_gen(signal: &str, after: Duration, out: &Path) -> (Option<i32>, Durati
 #[test]
 fn a_signal_stops_gen_cleanly() {
     for (signal, status) in [("-INT", 130), ("-TERM", 143)] {
-        let dir = tempfile::tempdir().unwrap();
+        let dir = tempdir();
         let (code, took, out) = signal_gen(signal, Duration::from_secs(3), dir.path());
         assert_eq!(code, Some(status), "{signal}:\n{out}");
         assert!(took < Duration::from_secs(3), "{signal}: took {took:?} to stop");
@@ -226,10 +207,7 @@ fn a_signal_stops_gen_cleanly() {
         let stray =
             files_below(dir.path()).into_iter().filter(|f| f.rsplit('/').next().is_some_and(|n| n.ends_with(".tmp")));
         assert_eq!(stray.count(), 0, "{signal}: temporary files left");
-        let o = Command::new("bash")
-            .args(["tools/run-junit.sh", dir.path().to_str().unwrap(), "testdata/sir.jar", "5"])
-            .output()
-            .unwrap();
+        let o = run_junit(dir.path(), "testdata/sir.jar", "5");
         assert!(o.status.success(), "{signal}: the emitted tests fail:\n{}", text(&o));
     }
 }
@@ -239,7 +217,7 @@ fn a_signal_stops_gen_cleanly() {
 #[test]
 fn emitted_files_are_readable_by_all() {
     use std::os::unix::fs::PermissionsExt;
-    let dir = tempfile::tempdir().unwrap();
+    let dir = tempdir();
     let o = Command::new("sh")
         .arg("-c")
         .arg(format!(
@@ -255,11 +233,6 @@ fn emitted_files_are_readable_by_all() {
         let mode = std::fs::metadata(&f).unwrap().permissions().mode() & 0o777;
         assert_eq!(mode, 0o644, "{f}");
     }
-}
-
-/// The JSON document of a `run --json`.
-fn run_json(o: &Output) -> serde_json::Value {
-    serde_json::from_slice(&o.stdout).unwrap_or_else(|e| panic!("{e}:\n{}", text(o)))
 }
 
 /// The limit holds while propagation refutes a branch (no step ends for seconds there): POSE's
@@ -355,7 +328,7 @@ fn the_memory_limit_halts_with_a_summary() {
 /// Outputs are checked before any work, and the message names the flag.
 #[test]
 fn output_flags_are_checked_before_any_work() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = tempdir();
     let out = dir.path().join("out");
     let o = uberlazy(&[
         "gen",
@@ -382,7 +355,7 @@ fn output_flags_are_checked_before_any_work() {
 /// with `--force` it rewrites them and exits with 0.
 #[test]
 fn kept_files_show_in_the_exit_status() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = tempdir();
     let out = dir.path().to_str().unwrap();
     let generate = |extra: &[&str]| {
         let mut args = vec!["gen", "--cp", "testdata/samples.jar", "samples.Container#swap", "--out", out];

@@ -4,17 +4,9 @@
 //! reflection to build its input; subsumption keeps one prefix per reachable state.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-use std::process::{Command, Output};
+mod common;
 
-const BIN: &str = env!("CARGO_BIN_EXE_uberlazy");
-
-fn uberlazy(args: &[&str]) -> Output {
-    Command::new(BIN).args(args).output().unwrap()
-}
-
-fn text(o: &Output) -> String {
-    format!("{}{}", String::from_utf8_lossy(&o.stdout), String::from_utf8_lossy(&o.stderr))
-}
+use common::{junit_command, run_json, tempdir, tests_and_traces, text, uberlazy};
 
 /// The `sequences` object of `run --json` for one method.
 fn sequences(spec: &str, extra: &[&str]) -> serde_json::Value {
@@ -22,7 +14,7 @@ fn sequences(spec: &str, extra: &[&str]) -> serde_json::Value {
     args.extend_from_slice(extra);
     let o = uberlazy(&args);
     assert!(o.status.success(), "{}", text(&o));
-    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let v = run_json(&o);
     assert!(v["halted"].is_null(), "{spec}: {}", v["halted"]);
     assert_eq!(v["cut"], 0, "{spec}");
     v["sequences"].clone()
@@ -47,21 +39,14 @@ fn gen_with_validity(spec: &str, inputs: &str, out: &std::path::Path) -> (usize,
     ]);
     let summary = text(&o);
     assert!(o.status.success(), "{summary}");
-    let tests = summary
-        .lines()
-        .filter_map(|l| l.split_once(": ")?.1.split_once(" tests from ").map(|(n, _)| n.parse::<usize>().unwrap()))
-        .sum();
+    let (tests, _) = tests_and_traces(&summary);
     (tests, summary)
 }
 
 /// Runs the SIR tests under `out` on the JVM (they must all pass) and returns the validity
 /// records (`valid ...`/`invalid ...`, one per test) they wrote to `records`.
 fn run_recording_validity(out: &std::path::Path, records: &std::path::Path) -> String {
-    let o = Command::new("bash")
-        .args(["tools/run-junit.sh", out.to_str().unwrap(), "testdata/sir.jar", "5"])
-        .env("VALIDITY_FILE", records)
-        .output()
-        .unwrap();
+    let o = junit_command(out, "testdata/sir.jar", "5").env("VALIDITY_FILE", records).output().unwrap();
     assert!(o.status.success(), "{}: emitted tests fail on the JVM:\n{}", out.display(), text(&o));
     std::fs::read_to_string(records).unwrap()
 }
@@ -69,7 +54,7 @@ fn run_recording_validity(out: &std::path::Path, records: &std::path::Path) -> S
 #[test]
 fn api_inputs_of_the_lists_and_trees_are_valid_and_pass() {
     for class in ["sir.SinglyLinkedList", "sir.DoublyLinkedList", "sir.BinarySearchTree", "sir.RedBlackTree"] {
-        let dir = tempfile::tempdir().unwrap();
+        let dir = tempdir();
         let out = dir.path().join("tests");
         let (tests, summary) = gen_with_validity(class, "api", &out);
         assert!(tests > 0, "{summary}");
@@ -140,7 +125,7 @@ fn longer_sequences_and_chosen_methods() {
 /// test passes on the JVM.
 #[test]
 fn auto_inputs_build_by_calls_the_paths_a_sequence_reaches() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = tempdir();
     let gen_tests = |inputs: &str| {
         let out = dir.path().join(inputs);
         let (tests, summary) = gen_with_validity("sir.SinglyLinkedList#get", inputs, &out);

@@ -2,34 +2,18 @@
 //! must hold between them on every subject in javasrc/ (ARCHITECTURE.md, Invariants).
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
+mod common;
+
 use std::collections::BTreeSet;
 
+use common::{explore, run_with, session};
 use uberlazy::config::{Config, Strategy};
 use uberlazy::cut::CutReason;
 use uberlazy::machine::{Decision, RunResult, TraceKind};
-use uberlazy::session::{ExploreOptions, Session};
-
-fn session(jar: &str, specs: &[&str], config: &Config) -> (Session, Vec<uberlazy::classfile::MethodId>) {
-    let mut s = Session::open(jar, config.clone()).unwrap();
-    let specs: Vec<String> = specs.iter().map(|s| s.to_string()).collect();
-    let ms = s.methods(&specs).unwrap();
-    (s, ms)
-}
-
-/// Explores `m` with the session's configured strategy.
-fn explore(s: &mut Session, m: uberlazy::classfile::MethodId) -> uberlazy::Result<RunResult> {
-    let strategy = s.config().strategy;
-    Ok(s.explore(&[m], &[strategy], &ExploreOptions::default())?.remove(0).result)
-}
+use uberlazy::session::Session;
 
 fn run(jar: &str, spec: &str, strategy: Strategy) -> RunResult {
     run_with(jar, spec, Config { strategy, check_models: true, ..Config::default() })
-}
-
-fn run_with(jar: &str, spec: &str, config: Config) -> RunResult {
-    let strategy = config.strategy;
-    let (mut s, ms) = session(jar, &[spec], &config);
-    explore(&mut s, ms[0]).unwrap_or_else(|e| panic!("{spec} {strategy}: {e}"))
 }
 
 /// The POSE paper's table (§2) plus the NullPointerException traces the paper leaves out.
