@@ -292,7 +292,10 @@ fn a_signal_is_honoured_at_any_moment() {
         let took = sent.elapsed();
         let _ = child.kill();
         let o = child.wait_with_output().unwrap();
-        assert_eq!(o.status.code(), Some(143), "SIGTERM after {after_ms} ms: {}", text(&o));
+        // A signal that comes before the process installs its handler (while the loader maps
+        // libz3) ends it by the signal itself, which a shell reports as 143 too.
+        let by_signal = std::os::unix::process::ExitStatusExt::signal(&o.status) == Some(15);
+        assert!(o.status.code() == Some(143) || by_signal, "SIGTERM after {after_ms} ms: {:?} {}", o.status, text(&o));
         assert!(took < Duration::from_secs(1), "SIGTERM after {after_ms} ms took {took:?} to end the run");
     }
 }
