@@ -242,6 +242,25 @@ fn an_inherited_method_is_targeted_through_the_subclass() {
     assert!(ok && junit_count(&out, "tests successful") == 2, "{out}");
 }
 
+/// A class whose code is all inherited from a package-private base (javac gives it a bridge
+/// per public method) has that code as its targets: `gen foreign.Tally` tests `add`, `count`
+/// and the package's `twice` on a `Tally`, and the tests pass.
+#[test]
+fn a_class_tests_the_methods_it_inherits() {
+    let dir = tempdir();
+    let o = uberlazy(&["gen", "--cp", "testdata/foreign.jar", "foreign.Tally", "--out", dir.path().to_str().unwrap()]);
+    let t = text(&o);
+    assert!(o.status.success(), "{t}");
+    for m in ["add(I)V", "count()I", "twice()I"] {
+        assert!(t.contains(&format!("foreign.Tally#{m}: ")), "no tests of the inherited {m}:\n{t}");
+    }
+    let add = std::fs::read_to_string(dir.path().join("foreign/Tally_addTest.java")).unwrap();
+    assert!(add.contains("IllegalArgumentException"), "{add}");
+    let (ok, out) = junit(dir.path(), "testdata/foreign.jar", "5");
+    assert!(ok, "{out}");
+    assert!(junit_count(&out, "tests successful") >= 4, "{out}");
+}
+
 /// A path that an identity hash code picks gets no test (the JVM chooses the hash): the
 /// output says why, and the tests of the other paths pass.
 #[test]

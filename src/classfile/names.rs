@@ -2,8 +2,11 @@
 //! `pkg.Class#method(descriptor)`, resolved against the class table with errors that list
 //! the candidates.
 
-use super::{ClassId, ClassTable, MethodDesc, MethodId};
+use super::{ClassId, ClassTable, MethodDesc, MethodId, access};
 use crate::{Error, Result};
+
+/// `ACC_BRIDGE` of a method (JVMS §4.6): a compiler-made forwarder.
+const BRIDGE: u16 = 0x0040;
 
 impl ClassTable {
     /// The loaded class named `name` (`pkg.Class`, `pkg/Class` or `pkg.Outer$Inner`).
@@ -50,17 +53,60 @@ impl ClassTable {
             let show = inherited.iter().map(|m| self.method_display(*m)).collect();
             return Err(Error::AmbiguousMethod { spec: spec.to_string(), candidates: show });
         }
-        if let Some(existing) =
-            self.class(class).methods.iter().copied().find(|m| self.method(*m).inherited == Some(first))
+        Ok(self.alias(class, first))
+    }
+
+    /// The alias in `class` of method `m` it inherits (made once): a method of `class` whose
+    /// code is `m`'s and whose receiver is of `class`.
+    fn alias(&mut self, class: ClassId, m: MethodId) -> MethodId {
+        if let Some(existing) = self.class(class).methods.iter().copied().find(|a| self.method(*a).inherited == Some(m))
         {
-            return Ok(existing);
+            return existing;
         }
-        let m = self.method(first).clone();
-        let alias = self.add_method(class, m.name, m.desc, m.access, true);
+        let md = self.method(m).clone();
+        let alias = self.add_method(class, md.name, md.desc, md.access, true);
         let a = self.method_mut(alias);
-        a.source = m.source;
-        a.inherited = Some(first);
-        Ok(alias)
+        a.source = md.source;
+        a.inherited = Some(m);
+        alias
+    }
+
+    /// The aliases of the instance methods with code that `class` inherits from superclasses
+    /// on the class path and does not declare: the public and protected ones, and the
+    /// package-private ones of its own package; the nearest superclass's method of a signature
+    /// is the one a `class` runs. (`PatriciaTrie#put` runs `AbstractPatriciaTrie#put`.)
+    pub fn inherited_targets(&mut self, class: ClassId) -> Vec<MethodId> {
+        let package = |t: &ClassTable, c: ClassId| t.class(c).name.rsplit_once('/').map(|(p, _)| p.to_string());
+        let own_package = package(self, class);
+        // A bridge the class declares does not hide the method it forwards to: javac gives a
+        // public class a bridge for each public method of a package-private superclass.
+        let mut seen: std::collections::BTreeSet<(String, String)> = self
+            .class(class)
+            .methods
+            .iter()
+            .map(|m| self.method(*m))
+            .filter(|md| md.access & (access::SYNTHETIC | BRIDGE) == 0)
+            .map(|md| (md.name.clone(), md.desc.to_string()))
+            .collect();
+        let mut found = Vec::new();
+        for up in self.superclasses(class).into_iter().skip(1) {
+            if !self.class(up).on_class_path() {
+                break;
+            }
+            for m in self.class(up).methods.clone() {
+                let md = self.method(m);
+                if md.is_static() || md.is_private() || md.name.starts_with('<') {
+                    continue;
+                }
+                let visible = md.access & (access::PUBLIC | access::PROTECTED) != 0 || package(self, up) == own_package;
+                let made = md.access & (access::SYNTHETIC | BRIDGE) != 0;
+                let wanted = visible && md.has_code && !made;
+                if seen.insert((md.name.clone(), md.desc.to_string())) && wanted {
+                    found.push(m);
+                }
+            }
+        }
+        found.into_iter().map(|m| self.alias(class, m)).collect()
     }
 
     /// Every method `pkg.Class#name` names: the one it names, or each overload of the name the

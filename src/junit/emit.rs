@@ -525,7 +525,13 @@ pub(super) fn test_class_name(table: &ClassTable, method: MethodId) -> String {
     let m = table.method(method);
     let cls = table.class(m.owner);
     let simple = cls.name.rsplit('/').next().unwrap_or(&cls.name).replace('$', "_");
-    let same: Vec<MethodId> = cls.methods.iter().copied().filter(|x| table.method(*x).name == m.name).collect();
+    // Overloads a source declares: bridges (generic or visibility ones) are not numbered.
+    let same: Vec<MethodId> = cls
+        .methods
+        .iter()
+        .copied()
+        .filter(|x| table.method(*x).name == m.name && (table.method(*x).access & 0x1040 == 0 || *x == method))
+        .collect();
     let suffix = if same.len() > 1 {
         format!("_{}", same.iter().position(|x| *x == method).unwrap_or(0) + 1)
     } else {

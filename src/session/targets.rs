@@ -21,7 +21,8 @@ pub struct Targets {
 impl Session {
     /// What `gen` tests for each spec. A named method (declared or inherited) is tested whatever its access (a
     /// method without code, or one `--precondition` names no method for, is an error). A named
-    /// class gives the public, protected and package-private methods with code it declares,
+    /// class gives the public, protected and package-private methods with code it declares or
+    /// inherits from a superclass on the class path ([`ClassTable::inherited_targets`]),
     /// but not its constructors and initializers, compiler-made methods, the precondition
     /// methods, private helpers (name them to test them), and under `--precondition` the
     /// static methods it names no precondition for. Each method once, in order.
@@ -30,6 +31,13 @@ impl Session {
         for spec in specs.iter().filter(|s| s.contains('#')) {
             named.push(self.program.table.find_overloads(spec)?);
         }
+        // A class's inherited methods are its targets too, through aliases in the class.
+        let mut inherited: Vec<Vec<MethodId>> = Vec::new();
+        for spec in specs.iter().filter(|s| !s.contains('#')) {
+            let class = self.program.table.find_class(spec, None).ok();
+            inherited.push(class.map(|c| self.program.table.inherited_targets(c)).unwrap_or_default());
+        }
+        let mut inherited = inherited.into_iter();
         let t = &self.program.table;
         let pre = self.config.precondition.as_deref();
         let mut out = Targets::default();
@@ -48,7 +56,9 @@ impl Session {
                 }
                 continue;
             }
-            for m in t.find_methods(spec)? {
+            let mut methods = t.find_methods(spec)?;
+            methods.extend(inherited.next().unwrap_or_default());
+            for m in methods {
                 let md = t.method(m);
                 if !md.has_code || md.name.starts_with('<') || md.access & COMPILER_MADE != 0 {
                     continue;
