@@ -242,6 +242,32 @@ fn an_inherited_method_is_targeted_through_the_subclass() {
     assert!(ok && junit_count(&out, "tests successful") == 2, "{out}");
 }
 
+/// A sample of JDK methods, read from the installed JDK and run as written: every emitted
+/// test compiles and passes (the tests live in a package of their own and set JDK fields by
+/// reflection, with the options `gen` writes).
+#[test]
+fn emitted_tests_of_jdk_classes_pass() {
+    let dir = tempdir();
+    let methods = [
+        "java.util.BitSet#cardinality",
+        "java.util.BitSet#get(I)Z",
+        "java.util.ArrayDeque#peekFirst",
+        "java.util.PriorityQueue#peek",
+        "java.util.ArrayList#indexOf",
+    ];
+    let mut args =
+        vec!["gen", "--cp", "testdata/samples.jar", "--max-depth", "12", "--out", dir.path().to_str().unwrap()];
+    args.extend_from_slice(&methods);
+    let o = uberlazy(&args);
+    let t = text(&o);
+    assert!(o.status.success(), "{t}");
+    let (tests, _) = tests_and_traces(&t);
+    assert!(tests >= methods.len(), "{t}");
+    let (ok, out) = junit(dir.path(), "testdata/samples.jar", "5");
+    assert!(ok, "{out}");
+    assert_eq!(junit_count(&out, "tests successful"), tests, "{out}");
+}
+
 /// A class whose code is all inherited from a package-private base (javac gives it a bridge
 /// per public method) has that code as its targets: `gen foreign.Tally` tests `add`, `count`
 /// and the package's `twice` on a `Tally`, and the tests pass.
