@@ -8,7 +8,8 @@ exists) or, through `super::`, a module of another folder.
 
 Files: within one folder, a node is a file (`mod.rs` included). An edge F -> G means F names
 G's module (`super::g::x`, `crate::folder::g::x`, or, from `mod.rs`, `g::x`), or F names an
-item that `mod.rs` defines (an edge to `mod.rs`). `pub use` re-exports and `mod g;`
+item that `mod.rs` defines by a `crate::folder::` path (an edge to `mod.rs`; an item a child
+names through `super::` is not an edge yet). `pub use` re-exports and `mod g;`
 declarations are not edges: `mod.rs` is the folder's front door. A file's `#[cfg(test)]`
 module is left out.
 """
@@ -82,43 +83,8 @@ def main():
     if os.environ.get("SHOW_EDGES"):
         for a in sorted(edges):
             print(a, "->", " ".join(sorted(edges[a])))
-    # Cycles: strongly connected components with more than one node.
-    index, low, stack, on, comps = {}, {}, [], set(), []
-    counter = [0]
-
-    def strong(v):
-        index[v] = low[v] = counter[0]
-        counter[0] += 1
-        stack.append(v)
-        on.add(v)
-        for w in sorted(edges.get(v, ())):
-            if w not in index:
-                strong(w)
-                low[v] = min(low[v], low[w])
-            elif w in on:
-                low[v] = min(low[v], index[w])
-        if low[v] == index[v]:
-            comp = []
-            while True:
-                w = stack.pop()
-                on.discard(w)
-                comp.append(w)
-                if w == v:
-                    break
-            if len(comp) > 1:
-                comps.append(sorted(comp))
-
-    sys.setrecursionlimit(10000)
-    for v in sorted(edges):
-        if v not in index:
-            strong(v)
-    for c in comps:
-        print("import cycle between folders: " + " <-> ".join(c))
-        for a in c:
-            for b in sorted(edges.get(a, ())):
-                if b in c:
-                    print(f"  {a} -> {b}")
-    return 1 if comps else 0
+    comps = cycles(edges)
+    return report("folders", edges, comps)
 
 
 def expand_use(tree, prefix=""):
@@ -248,16 +214,20 @@ def cycles(edges):
     return comps
 
 
-def files_main():
-    edges = file_edges()
-    comps = cycles(edges)
+def report(what, edges, comps):
+    """Prints each cycle with its edges; 1 if there is any."""
     for c in comps:
-        print("import cycle between files: " + " <-> ".join(c))
+        print(f"import cycle between {what}: " + " <-> ".join(c))
         for a in c:
             for b in sorted(edges.get(a, ())):
                 if b in c:
                     print(f"  {a} -> {b}")
     return 1 if comps else 0
+
+
+def files_main():
+    edges = file_edges()
+    return report("files", edges, cycles(edges))
 
 
 if __name__ == "__main__":
