@@ -8,8 +8,7 @@ exists) or, through `super::`, a module of another folder.
 
 Files: within one folder, a node is a file (`mod.rs` included). An edge F -> G means F names
 G's module (`super::g::x`, `crate::folder::g::x`, or, from `mod.rs`, `g::x`), or F names an
-item that `mod.rs` defines by a `crate::folder::` path (an edge to `mod.rs`; an item a child
-names through `super::` is not an edge yet). `pub use` re-exports and `mod g;`
+item that `mod.rs` defines (an edge to `mod.rs`). `pub use` re-exports and `mod g;`
 declarations are not edges: `mod.rs` is the folder's front door. A file's `#[cfg(test)]`
 module is left out.
 """
@@ -148,6 +147,7 @@ def file_edges():
             src = open(os.path.join(root, name + ".rs"), encoding="utf-8").read()
             for p, how in named_paths(src):
                 parts = p.split("::")
+                anchored = parts[0] in ("crate", "super", "self")
                 if parts[0] == "crate":
                     if parts[1 : 1 + len(fmod)] != fmod:
                         continue
@@ -171,7 +171,7 @@ def file_edges():
                     continue
                 if tail[0] in siblings:
                     target = tail[0]
-                elif parts[0] in ("crate", "super", "self"):
+                elif anchored:
                     target = front
                 else:
                     continue
