@@ -128,7 +128,9 @@ def named_paths(src):
     for m in re.finditer(r"\b((?:crate|super|self)(?:::[A-Za-z_][A-Za-z0-9_]*)+)", body):
         paths.append((m.group(1), "path"))
     for m in re.finditer(r"(?<![:\w])([a-z_][a-z0-9_]*)::[A-Za-z_]", body):
-        paths.append((m.group(1) + "::x", "bare"))
+        # `super::g::x` and `crate::...` are anchored paths, read whole above.
+        if m.group(1) not in ("crate", "super", "self"):
+            paths.append((m.group(1) + "::x", "bare"))
     return paths
 
 
