@@ -2,7 +2,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use super::{LRef, LazyHeap};
+use super::materialize::{LRef, LazyHeap};
 use crate::classfile::JType;
 use crate::heap::concrete::{MAX_CONCRETE_ARRAY, Numbers, default_of, int_args, narrow, preferences};
 use crate::heap::objects::{Obj, ObjId, PrimElems, Slot};

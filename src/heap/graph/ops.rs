@@ -1,7 +1,7 @@
 //! The heap operations over a materialized object graph: lazy initialization's, and the
 //! fallbacks lazier# takes when a use needs the object itself.
 
-use super::{AbsSlot, LRef, LazyHeap, each, internal, read_slot};
+use super::materialize::{AbsSlot, LRef, LazyHeap, each, internal, read_slot};
 use crate::classfile::{FieldId, JType};
 use crate::heap::objects::{Obj, ObjId, Slot, default_value};
 use crate::heap::{Alt, Concrete, Ctx, Nullness, ObjKind, Roots, Test, Value, fresh_kinds};
