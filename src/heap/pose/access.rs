@@ -3,7 +3,7 @@
 use std::rc::Rc;
 
 use super::chain::{chain, ite_value};
-use super::{Alloc, Key, Leaf, Pose, PoseHeap, internal};
+use super::state::{Alloc, Key, Leaf, Pose, PoseHeap, internal};
 use crate::Result;
 use crate::heap::{Alt, Ctx, Cut, Value, with_cut};
 use crate::term::Term;

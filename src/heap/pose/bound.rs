@@ -10,7 +10,7 @@
 //! same heap is also denoted with the fresh object at that number, so the continuing trace
 //! covers it and no cut is reported.
 
-use super::PoseHeap;
+use super::state::PoseHeap;
 use crate::heap::{Ctx, Cut};
 use crate::term::Term;
 

@@ -2,7 +2,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use super::{ALLOC_BASE, Key, PoseHeap};
+use super::state::{ALLOC_BASE, Key, PoseHeap};
 use crate::classfile::JType;
 use crate::heap::concrete::{MAX_CONCRETE_ARRAY, Numbers, default_of, int_args, narrow, preferences};
 use crate::heap::{CObj, CVal, Concrete, Ctx, ObjKind, Roots, Value, fields_of, fresh_kinds};

@@ -18,7 +18,7 @@
 
 use std::rc::Rc;
 
-use super::{Alloc, Key, Leaf, Pose, PoseHeap, internal};
+use super::state::{ALLOC_BASE, Alloc, Key, Leaf, Pose, PoseHeap, internal};
 use crate::Result;
 use crate::heap::{Alt, Ctx, Value, with_cut};
 use crate::term::Term;
@@ -130,7 +130,7 @@ impl Pose {
             let target = match leaf {
                 Leaf::Null => cx.terms.int(0),
                 Leaf::Sym(j) => heap.syms.get(j).map(|s| s.var.clone()).ok_or_else(|| internal("unknown symbol"))?,
-                Leaf::Alloc(a) => cx.terms.int((super::ALLOC_BASE + a as i64) as i32),
+                Leaf::Alloc(a) => cx.terms.int((ALLOC_BASE + a as i64) as i32),
             };
             out.push(Alt { heap: heap.clone(), assume: a, value: Value::Ref(target), cut: None });
         }
