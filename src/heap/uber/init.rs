@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 use std::rc::Rc;
 
 use super::summary::{COMPACT, one_of};
-use super::{Loc, LocId, NULL, PW, RefId, Target, UArray, Uber, UberHeap, number};
+use super::state::{Loc, LocId, NULL, PW, RefId, Target, UArray, Uber, UberHeap, number};
 use crate::Result;
 use crate::classfile::{FieldId, JType};
 use crate::heap::objects::{PrimElems, elem_width, fresh_prim};

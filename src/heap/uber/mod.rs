@@ -33,7 +33,7 @@ mod summary;
 mod values;
 
 use pointwise::each_side;
-pub use state::{Loc, LocId, NULL, RefId, RefNode, Target, UArray, UberHeap};
+pub use state::{Loc, LocId, NULL, RefId, RefNode, Target, UArray, Uber, UberHeap};
 use state::{PW, guard, internal, number};
 
 use std::collections::BTreeMap;
@@ -48,10 +48,6 @@ use crate::heap::{
 use crate::term::{Assignment, Term, Val};
 use crate::{Error, Result};
 use summary::COMPACT;
-
-/// The uber-lazy strategy.
-#[derive(Debug, Clone, Copy, Default)]
-pub struct Uber;
 
 impl Uber {
     /// Reads through every location of `r` with `read`, combining the values (VS / ite).

@@ -3,7 +3,7 @@
 
 use std::rc::Rc;
 
-use super::{RefId, Target, UberHeap, guard};
+use super::state::{RefId, Target, UberHeap, guard};
 use crate::Result;
 use crate::classfile::FieldId;
 use crate::heap::{Alt, Ctx};

@@ -15,7 +15,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::rc::Rc;
 
-use super::{LocId, RefId, Target, UberHeap, guard};
+use super::state::{LocId, RefId, Target, UberHeap, guard};
 use crate::classfile::{ClassId, FieldId};
 use crate::heap::Ctx;
 use crate::term::{Node, Term};

@@ -1,5 +1,5 @@
-//! The uber-lazy heap's state: reference nodes with their targets, locations with their
-//! fields, and the pointer guards that tie a reference to a location.
+//! The uber-lazy strategy's type and its heap's state: reference nodes with their targets,
+//! locations with their fields, and the pointer guards that tie a reference to a location.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::rc::Rc;
@@ -9,6 +9,10 @@ use crate::heap::objects::PrimElems;
 use crate::heap::{Ctx, ObjKind, Value};
 use crate::term::{Sort, SymbolId, Term};
 use crate::{Error, Result};
+
+/// The uber-lazy strategy.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Uber;
 
 /// A reference node.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]

@@ -4,7 +4,7 @@
 
 use std::rc::Rc;
 
-use super::{LocId, PW, RefId, Target, UberHeap, number};
+use super::state::{LocId, PW, RefId, Target, UberHeap, number};
 use crate::Result;
 use crate::classfile::FieldId;
 use crate::heap::{Ctx, Value};

@@ -1,7 +1,7 @@
 //! Value sets and guarded updates of the uber heap: how values read or written through a
 //! reference with several locations are combined into one value.
 
-use super::{LocId, RefId, RefNode, Target, Uber, UberHeap, internal};
+use super::state::{LocId, RefId, RefNode, Target, Uber, UberHeap, internal};
 use crate::Result;
 use crate::heap::{Ctx, Value};
 use crate::term::Term;
