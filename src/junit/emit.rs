@@ -6,7 +6,7 @@ use super::describe;
 use super::java::{binary_name, comment, ident, nameable, package_of, string_literal, test_package, type_name};
 use super::layout::{MAX_LINE, wrap_long_lines};
 use super::oracle::{Oracle, expr, var};
-use super::{Junit, MethodTests};
+use super::test_class::{Junit, MethodTests};
 use crate::classfile::{ClassTable, FieldId, JType, MethodId};
 use crate::heap::{CVal, Concrete};
 use crate::inputs::{InputPlan, Step, rebuild_heap};
