@@ -1,8 +1,18 @@
 //! Installs the JDK classes of [`crate::models::classes`] into a class table as phantoms.
 
-use super::MethodDesc;
-use super::{ClassTable, JType, access};
+use super::access;
+use super::descriptor::{JType, MethodDesc};
+use super::table::ClassTable;
 use crate::models::classes::{FIELDS, FINAL, HIERARCHY, IMPLEMENTS, INTERFACES, METHODS};
+
+impl ClassTable {
+    /// An empty table that knows only the modelled JDK classes (as phantoms with supers).
+    pub fn new() -> Self {
+        let mut t = ClassTable::default();
+        install(&mut t);
+        t
+    }
+}
 
 /// Whether the models describe class `name` (it stays a phantom even when a JDK is at hand).
 pub(super) fn modelled(name: &str) -> bool {

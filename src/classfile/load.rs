@@ -1,7 +1,11 @@
 //! Filling the class table: the class path, the Java models of JDK methods, and the
 //! installed JDK's classes, read when a name is first interned.
 
-use super::{ClassId, ClassPath, ClassTable, MethodDesc, MethodId, classpath, jdk, jmod, parse};
+use super::classpath::{self, ClassPath};
+use super::descriptor::MethodDesc;
+use super::ids::{ClassId, MethodId};
+use super::table::ClassTable;
+use super::{jdk, jmod, parse};
 
 impl ClassTable {
     /// Loads every class of the class path. The first definition of a name wins, as in the JVM.

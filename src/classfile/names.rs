@@ -2,7 +2,10 @@
 //! `pkg.Class#method(descriptor)`, resolved against the class table with errors that list
 //! the candidates.
 
-use super::{ClassId, ClassTable, MethodDesc, MethodId, access};
+use super::access;
+use super::descriptor::MethodDesc;
+use super::ids::{ClassId, MethodId};
+use super::table::ClassTable;
 use crate::{Error, Result};
 
 /// `ACC_BRIDGE` of a method (JVMS §4.6): a compiler-made forwarder.

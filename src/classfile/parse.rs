@@ -15,7 +15,10 @@ use cafebabe::constant_pool::LiteralConstant;
 use cafebabe::descriptors::{FieldDescriptor, FieldType, MethodDescriptor, ReturnDescriptor};
 use cafebabe::{ClassFile, ParseOptions};
 
-use super::{ClassSource, ClassTable, ConstValue, JType, MethodDesc};
+use super::classpath::ClassSource;
+use super::descriptor::{JType, MethodDesc};
+use super::ids::ClassId;
+use super::table::{Class, ClassTable, ConstValue, Field, Method};
 use crate::{Error, Result};
 
 /// Parses the class file structure (without bytecode) and reports errors with the origin.
@@ -255,13 +258,13 @@ pub fn add_class(t: &mut ClassTable, src: &ClassSource) -> Result<()> {
 /// Adds the class in `src`, whose name the table does not know yet, through a shared
 /// reference: its superclass and interfaces are interned first (which may load them), then
 /// the class is added whole as a JDK class (`jdk`, never listed nor an input's class).
-pub fn add_jdk_class(t: &ClassTable, src: &ClassSource, rename: Option<&str>) -> Result<super::ClassId> {
+pub fn add_jdk_class(t: &ClassTable, src: &ClassSource, rename: Option<&str>) -> Result<ClassId> {
     let mut p = parsed(src)?;
     if let Some(name) = rename {
         p.name = name.to_string();
     }
     let super_class = p.super_class.as_ref().map(|s| t.intern(s));
-    let interfaces: Vec<super::ClassId> = p.interfaces.iter().map(|i| t.intern(i)).collect();
+    let interfaces: Vec<ClassId> = p.interfaces.iter().map(|i| t.intern(i)).collect();
     if let Some(known) = t.lookup(&p.name) {
         return Ok(known);
     }
@@ -270,14 +273,14 @@ pub fn add_jdk_class(t: &ClassTable, src: &ClassSource, rename: Option<&str>) ->
         .fields
         .into_iter()
         .map(|(name, ty, access, constant)| {
-            t.push_field(|f| super::Field { id: f, owner: id, name, ty, access, constant })
+            t.push_field(|f| Field { id: f, owner: id, name, ty, access, constant })
         })
         .collect();
     let methods = p
         .methods
         .into_iter()
         .map(|(name, desc, access, source)| {
-            t.push_method(|m| super::Method {
+            t.push_method(|m| Method {
                 id: m,
                 owner: id,
                 name,
@@ -289,7 +292,7 @@ pub fn add_jdk_class(t: &ClassTable, src: &ClassSource, rename: Option<&str>) ->
             })
         })
         .collect();
-    Ok(t.push_class(super::Class {
+    Ok(t.push_class(Class {
         id,
         name: p.name,
         loaded: true,

@@ -2,7 +2,9 @@
 
 use std::collections::BTreeSet;
 
-use super::{ClassId, ClassTable, FieldId, JType, MethodDesc, MethodId};
+use super::descriptor::{JType, MethodDesc};
+use super::ids::{ClassId, FieldId, MethodId};
+use super::table::ClassTable;
 
 impl ClassTable {
     /// The superclass chain of `c`, starting with `c` itself.
