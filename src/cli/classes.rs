@@ -9,7 +9,7 @@ use std::io::Write;
 
 use clap::Args;
 
-use super::stdout_error;
+use super::common::stdout_error;
 use crate::Result;
 use crate::config::Config;
 use crate::report::classes::{Counts, class_text};

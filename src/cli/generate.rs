@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 
 use clap::Args;
 
-use super::Done;
+use super::common::Done;
 use super::options::{AnalysisArgs, progress_enabled, strategies};
 use crate::budget::Stop;
 use crate::output::{Written, check_dir_flag, check_file_flag, write_atomic};

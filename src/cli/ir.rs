@@ -4,7 +4,7 @@ use std::io::Write;
 
 use clap::Args;
 
-use super::stdout_error;
+use super::common::stdout_error;
 use crate::Result;
 use crate::config::Config;
 use crate::session::Session;

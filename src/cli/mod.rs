@@ -6,6 +6,7 @@
 //! usage errors also exit with 2, and `--help`/`--version` with 0.
 
 pub mod classes;
+mod common;
 pub mod compare;
 pub mod generate;
 pub mod ir;
@@ -19,19 +20,11 @@ use clap::{Parser, Subcommand};
 
 use crate::budget::Stop;
 use crate::{Error, Result};
+pub use common::Done;
 
 /// The exit status of a run that did its work but kept existing files that differ from what
 /// it would have written (no `--force`): a Makefile can tell that nothing was regenerated.
 pub const EXIT_KEPT: i32 = 3;
-
-/// How a command that did not fail ended.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Done {
-    /// Everything was written (or a limit halted the run, which its summary says).
-    Complete,
-    /// This many existing files differ from what the run made and were kept.
-    KeptFiles(usize),
-}
 
 const EXAMPLES: &str = "\
 Examples:
@@ -122,9 +115,4 @@ pub fn dispatch(cmd: &Cmd, stop: &Stop) -> Result<Done> {
         Cmd::Compare(a) => compare::run(a, stop).map(|()| Done::Complete),
         Cmd::Gen(a) => generate::run(a, stop),
     }
-}
-
-/// An error writing to standard output.
-pub(crate) fn stdout_error(e: std::io::Error) -> Error {
-    Error::Output { path: "<stdout>".into(), msg: e.to_string() }
 }

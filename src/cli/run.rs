@@ -6,9 +6,9 @@ use clap::Args;
 
 use std::io::Write;
 
-use super::Done;
+use super::common::Done;
 use super::options::{AnalysisArgs, progress_enabled, strategies};
-use super::stdout_error;
+use super::common::stdout_error;
 use crate::budget::{Halt, Stop};
 use crate::config::Strategy;
 use crate::output::{Written, check_dir_flag, write_atomic};
