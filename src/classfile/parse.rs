@@ -272,9 +272,7 @@ pub fn add_jdk_class(t: &ClassTable, src: &ClassSource, rename: Option<&str>) ->
     let fields = p
         .fields
         .into_iter()
-        .map(|(name, ty, access, constant)| {
-            t.push_field(|f| Field { id: f, owner: id, name, ty, access, constant })
-        })
+        .map(|(name, ty, access, constant)| t.push_field(|f| Field { id: f, owner: id, name, ty, access, constant }))
         .collect();
     let methods = p
         .methods

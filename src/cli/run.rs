@@ -7,8 +7,8 @@ use clap::Args;
 use std::io::Write;
 
 use super::common::Done;
-use super::options::{AnalysisArgs, progress_enabled, strategies};
 use super::common::stdout_error;
+use super::options::{AnalysisArgs, progress_enabled, strategies};
 use crate::budget::{Halt, Stop};
 use crate::config::Strategy;
 use crate::output::{Written, check_dir_flag, write_atomic};

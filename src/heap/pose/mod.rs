@@ -21,6 +21,7 @@ mod state;
 use std::collections::BTreeMap;
 use std::rc::Rc;
 
+use crate::Result;
 use crate::classfile::{FieldId, JType};
 use crate::heap::objects::{PrimElems, elem_width};
 use crate::heap::{
@@ -29,10 +30,9 @@ use crate::heap::{
 };
 use crate::solver::Hints;
 use crate::term::{Assignment, BvCmp, Sort, Term, Val};
-use crate::Result;
 use chain::{KeyLog, chain, ite_value, sole_kind};
-pub use state::{ALLOC_BASE, Alloc, Key, Leaf, Pose, PoseHeap, Sym};
 use state::internal;
+pub use state::{ALLOC_BASE, Alloc, Key, Leaf, Pose, PoseHeap, Sym};
 
 /// A read's result: heap, value, constraints, and the guard of a `--max-objects` cut.
 type Read = (PoseHeap, Value<Term>, Vec<Term>, Option<Cut>);

@@ -5,8 +5,8 @@
 use std::collections::BTreeMap;
 use std::rc::Rc;
 
-use super::summary::{COMPACT, one_of};
 use super::state::{Loc, LocId, NULL, PW, RefId, Target, UArray, Uber, UberHeap, number};
+use super::summary::{COMPACT, one_of};
 use crate::Result;
 use crate::classfile::{FieldId, JType};
 use crate::heap::objects::{PrimElems, elem_width, fresh_prim};
