@@ -8,9 +8,6 @@ use super::ids::{ClassId, MethodId};
 use super::table::ClassTable;
 use crate::{Error, Result};
 
-/// `ACC_BRIDGE` of a method (JVMS §4.6): a compiler-made forwarder.
-const BRIDGE: u16 = 0x0040;
-
 impl ClassTable {
     /// The loaded class named `name` (`pkg.Class`, `pkg/Class` or `pkg.Outer$Inner`).
     /// A class that is not on the class path is an error naming it; `context` says why it
@@ -88,7 +85,7 @@ impl ClassTable {
             .methods
             .iter()
             .map(|m| self.method(*m))
-            .filter(|md| md.access & (access::SYNTHETIC | BRIDGE) == 0)
+            .filter(|md| md.access & access::COMPILER_MADE == 0)
             .map(|md| (md.name.clone(), md.desc.to_string()))
             .collect();
         let mut found = Vec::new();
@@ -102,7 +99,7 @@ impl ClassTable {
                     continue;
                 }
                 let visible = md.access & (access::PUBLIC | access::PROTECTED) != 0 || package(self, up) == own_package;
-                let made = md.access & (access::SYNTHETIC | BRIDGE) != 0;
+                let made = md.access & access::COMPILER_MADE != 0;
                 let wanted = visible && md.has_code && !made;
                 if seen.insert((md.name.clone(), md.desc.to_string())) && wanted {
                     found.push(m);

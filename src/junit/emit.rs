@@ -530,7 +530,10 @@ pub(super) fn test_class_name(table: &ClassTable, method: MethodId) -> String {
         .methods
         .iter()
         .copied()
-        .filter(|x| table.method(*x).name == m.name && (table.method(*x).access & 0x1040 == 0 || *x == method))
+        .filter(|x| {
+            table.method(*x).name == m.name
+                && (table.method(*x).access & crate::classfile::access::COMPILER_MADE == 0 || *x == method)
+        })
         .collect();
     let suffix = if same.len() > 1 {
         format!("_{}", same.iter().position(|x| *x == method).unwrap_or(0) + 1)

@@ -94,7 +94,7 @@ fn public_methods(table: &ClassTable, class: ClassId) -> Vec<MethodId> {
             md.access & access::PUBLIC != 0
                 && !md.is_static()
                 && !md.is_abstract()
-                && md.access & 0x1040 == 0 // synthetic, bridge
+                && md.access & access::COMPILER_MADE == 0
                 && !md.name.starts_with('<')
                 && !NEVER.contains(&md.name.as_str())
         })

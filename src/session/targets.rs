@@ -7,9 +7,6 @@ use crate::classfile::{ClassId, ClassTable, MethodId, access};
 use crate::error::Location;
 use crate::{Error, Result};
 
-/// Synthetic and bridge methods (compiler-made: accessors, bridges of generic overrides).
-const COMPILER_MADE: u16 = 0x1000 | 0x0040;
-
 /// The methods `gen` tests, and the methods of named classes it leaves out, with why.
 #[derive(Debug, Clone, Default)]
 pub struct Targets {
@@ -60,7 +57,7 @@ impl Session {
             methods.extend(inherited.next().unwrap_or_default());
             for m in methods {
                 let md = t.method(m);
-                if !md.has_code || md.name.starts_with('<') || md.access & COMPILER_MADE != 0 {
+                if !md.has_code || md.name.starts_with('<') || md.access & access::COMPILER_MADE != 0 {
                     continue;
                 }
                 // A test of a JDK class lives in a package of its own: it calls public methods.
