@@ -50,6 +50,10 @@ pub enum CutReason {
     /// `static F is unknown: ...`: a read of a static (shown as `pkg.Class.name`) that its
     /// class initializer had not computed when it reached code cut for the reason inside.
     UnknownStatic { field: String, why: Box<CutReason> },
+    /// `undetermined: ...`: a branch, dereference or dispatch on the result of a call (shown
+    /// as `pkg.Class#name(desc)`) that has neither code nor a model, whose value is unknown
+    /// (a ⊥ value, carried while it is only stored or returned).
+    Undetermined(String),
 }
 
 impl CutReason {
@@ -64,6 +68,7 @@ impl CutReason {
                 | CutReason::Unsupported(_)
                 | CutReason::IdentityHashIndex
                 | CutReason::UnknownStatic { .. }
+                | CutReason::Undetermined(_)
         )
     }
 }
@@ -120,6 +125,11 @@ impl fmt::Display for CutReason {
             CutReason::UnknownStatic { field, why } => {
                 write!(f, "static {field} is unknown: its class initializer was cut ({why})")
             }
+            CutReason::Undetermined(m) => write!(
+                f,
+                "undetermined: the path depends on the result of {m}, which has no bytecode and no model \
+                 (--havoc-unknown: a fresh result)"
+            ),
         }
     }
 }
@@ -214,6 +224,11 @@ mod tests {
                 CutReason::UnknownStatic { field: "p.C.f".into(), why: Box::new(Unsupported::ComputedString.into()) },
                 "static p.C.f is unknown: its class initializer was cut (unsupported: the characters of a String \
                  the code computed (concatenation, valueOf, toString))",
+            ),
+            (
+                CutReason::Undetermined("p.C#m()I".into()),
+                "undetermined: the path depends on the result of p.C#m()I, which has no bytecode and no model \
+                 (--havoc-unknown: a fresh result)",
             ),
         ];
         for (reason, text) in cases {

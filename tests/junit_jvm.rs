@@ -287,6 +287,34 @@ fn a_class_tests_the_methods_it_inherits() {
     assert!(junit_count(&out, "tests successful") >= 4, "{out}");
 }
 
+/// The result of a call with no bytecode and no model (`System.nanoTime`) is undetermined: a
+/// path that stores or returns it has a test that does not check it; a path that branches on
+/// it is cut, naming the call; the same for a static its class initializer computed. Under
+/// every strategy the tests pass.
+#[test]
+fn results_of_calls_without_a_model_are_carried_not_checked() {
+    for strategy in ["uber", "lazy"] {
+        let dir = tempdir();
+        let out = dir.path().to_str().unwrap();
+        let o =
+            uberlazy(&["gen", "--cp", "testdata/foreign.jar", "foreign.Clock", "--strategy", strategy, "--out", out]);
+        let t = text(&o);
+        assert!(o.status.success(), "{t}");
+        for m in ["stamp(I)J", "owner()Ljava/lang/Thread;", "spread([I)I", "since()J"] {
+            assert!(t.contains(&format!("foreign.Clock#{m}: ")) && !t.contains(&format!("{m}: 0 tests")), "{m}:\n{t}");
+        }
+        let cut = "cut by undetermined: the path depends on the result of java.lang.System#nanoTime()J";
+        assert!(t.contains("foreign.Clock#late(J)Z: 0 tests") && t.contains(cut), "{t}");
+        let stamp = std::fs::read_to_string(dir.path().join("foreign/Clock_stampTest.java")).unwrap();
+        assert!(stamp.contains("// result: not checked") && stamp.contains("assertEquals(-15L, result)"), "{stamp}");
+        assert!(!stamp.contains("foreign.Clock.last\""), "the time stored in last is checked:\n{stamp}");
+        let spread = std::fs::read_to_string(dir.path().join("foreign/Clock_spreadTest.java")).unwrap();
+        assert!(spread.contains("// o1[0]: not checked"), "{spread}");
+        let (ok, out) = junit(dir.path(), "testdata/foreign.jar", "5");
+        assert!(ok && junit_count(&out, "tests successful") >= 7, "{strategy}: {out}");
+    }
+}
+
 /// A path that an identity hash code picks gets no test (the JVM chooses the hash): the
 /// output says why, and the tests of the other paths pass.
 #[test]

@@ -38,4 +38,20 @@ public class Words {
     public static boolean isStop(Object w) {
         return "the".equals(w) || (w instanceof String && ((String) w).length() > 5);
     }
+
+    /** The word without its first letter, or the word itself when it is empty. */
+    public static String tail(String w) {
+        return w.isEmpty() ? w : w.substring(1);
+    }
+
+    /** The letters of a word from one index to another. */
+    public static String part(String w, int from, int to) {
+        return w.substring(from, to);
+    }
+
+    /** The last letter of a word, read from its characters as an array. */
+    public static char last(String w) {
+        char[] cs = w.toCharArray();
+        return cs[cs.length - 1];
+    }
 }

@@ -53,6 +53,22 @@ pub struct Concrete {
     pub statics_after: BTreeMap<FieldId, CVal>,
     /// The return value, for normal returns of non-void methods.
     pub ret: Option<CVal>,
+    /// The places after the call that hold an undetermined value (the result of code with
+    /// no bytecode and no model): no test asserts them.
+    pub undetermined: BTreeSet<Place>,
+}
+
+/// A place a test could check after the call.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Place {
+    /// The returned value.
+    Result,
+    /// A field of object `i` (an index into [`Concrete::objects`]).
+    Field(usize, FieldId),
+    /// Element `k` of array object `i`.
+    Elem(usize, usize),
+    /// A static field.
+    Static(FieldId),
 }
 
 /// The default of the kind of `v` (0 for numbers, null for references).
@@ -74,6 +90,39 @@ pub fn default_of(ty: &JType) -> CVal {
 }
 
 impl Concrete {
+    /// Marks as undetermined each place that holds another value in `flipped` (the same heap
+    /// with the undetermined symbols valued otherwise) or an object `bottom` says is an
+    /// undetermined reference's.
+    pub fn mark_undetermined(&mut self, flipped: Option<&Concrete>, bottom: impl Fn(&ObjKind) -> bool) {
+        let is_bottom = |v: &CVal| matches!(v, CVal::Obj(i) if self.objects.get(*i).is_some_and(|o| bottom(&o.kind)));
+        let mut marks = BTreeSet::new();
+        let differs = |v: &CVal, w: Option<&CVal>| is_bottom(v) || flipped.is_some() && w != Some(v);
+        if let Some(v) = &self.ret
+            && differs(v, flipped.and_then(|f| f.ret.as_ref()))
+        {
+            marks.insert(Place::Result);
+        }
+        for (i, o) in self.objects.iter().enumerate() {
+            let twin = flipped.and_then(|f| f.objects.get(i));
+            for (f, v) in &o.after {
+                if differs(v, twin.and_then(|t| t.after.get(f))) {
+                    marks.insert(Place::Field(i, *f));
+                }
+            }
+            for (k, v) in o.elems_after.iter().enumerate() {
+                if differs(v, twin.and_then(|t| t.elems_after.get(k))) {
+                    marks.insert(Place::Elem(i, k));
+                }
+            }
+        }
+        for (f, v) in &self.statics_after {
+            if differs(v, flipped.and_then(|t| t.statics_after.get(f))) {
+                marks.insert(Place::Static(*f));
+            }
+        }
+        self.undetermined = marks;
+    }
+
     /// This concretization of a run's end, with the input heap taken from `input`: the
     /// concretization, under the same model, of the same heap's input view after the
     /// precondition ran on it (so it holds every input field the precondition read, which

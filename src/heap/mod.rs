@@ -26,7 +26,7 @@ use crate::cut::CutReason;
 use crate::solver::Hints;
 use crate::term::{Assignment, Term, TermPool, Val};
 
-pub use concrete::{CObj, CVal, Concrete};
+pub use concrete::{CObj, CVal, Concrete, Place};
 pub use value::{ObjKind, Value, compatible, field_symbol, fields_of};
 
 /// What the machine lends a strategy for one operation.

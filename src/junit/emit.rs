@@ -5,7 +5,7 @@ use std::fmt::Write as _;
 use super::describe;
 use super::java::{binary_name, comment, ident, nameable, package_of, string_literal, test_package, type_name};
 use super::layout::{MAX_LINE, wrap_long_lines};
-use super::oracle::{Oracle, expr, var};
+use super::oracle::{Oracle, UNDETERMINED_VALUE, expr, var};
 use super::test_class::{Junit, MethodTests};
 use crate::classfile::{ClassTable, FieldId, JType, MethodId};
 use crate::heap::{CVal, Concrete};
@@ -130,7 +130,10 @@ impl Target<'_> {
         let after: Vec<(String, JType, CVal)> = c
             .statics_after
             .iter()
-            .filter(|(f, _)| !is_constant(table, **f))
+            .filter(|(f, _)| !is_constant(table, **f) && !c.undetermined.contains(&crate::heap::Place::Static(**f)))
+            // The JDK's own statics (caches, tables its initializers fill) are its internals,
+            // not the behaviour under test, and closed to reflection.
+            .filter(|(f, _)| !is_jdk_static(table, **f))
             .filter(|(f, _)| !is_static_final(table, **f) || table.field(**f).ty.is_reference())
             .map(|(f, v)| (qualified(table, *f), table.field(*f).ty.clone(), v.clone()))
             .collect();
@@ -298,7 +301,9 @@ impl Target<'_> {
                 }
                 Some(ty) => {
                     let _ = writeln!(s, "{indent}{} result = {call};", type_name(ty));
-                    if let Some(v) = &c.ret {
+                    if c.undetermined.contains(&crate::heap::Place::Result) {
+                        let _ = writeln!(s, "{indent}// result: {UNDETERMINED_VALUE}");
+                    } else if let Some(v) = &c.ret {
                         oracle.result(ty, v);
                     }
                 }
@@ -373,6 +378,13 @@ fn split_array(base: &str) -> (String, String) {
 fn is_constant(table: &ClassTable, f: FieldId) -> bool {
     let fd = table.field(f);
     fd.constant.is_some() && fd.access & crate::classfile::access::FINAL != 0
+}
+
+/// Whether `f` is a static of a class of the JDK (read from the installed JDK, or in one of
+/// its packages).
+fn is_jdk_static(table: &ClassTable, f: FieldId) -> bool {
+    let owner = table.class(table.field(f).owner);
+    owner.jdk || super::java::is_jdk_package(&owner.name.replace('/', "."))
 }
 
 /// Whether `f` is a static final field: the class initializer, which the JVM runs, gives it

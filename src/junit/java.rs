@@ -32,6 +32,27 @@ pub fn is_jdk_package(package: &str) -> bool {
     JDK_PACKAGES.iter().any(|p| package.starts_with(p))
 }
 
+/// The JDK packages (as `java.base/java.util`) whose fields the test source `source` reads
+/// or writes through the runtime helper (`Heap.get(o, "java.util.ArrayList.size")`,
+/// `Heap.setStatic(...)`): the JVM must open each to the tests.
+pub fn reflected_jdk_packages(source: &str) -> std::collections::BTreeSet<String> {
+    let mut out = std::collections::BTreeSet::new();
+    for call in ["Heap.get(", "Heap.set(", "Heap.getStatic(", "Heap.setStatic("] {
+        for (at, _) in source.match_indices(call) {
+            let rest = &source[at + call.len()..];
+            let line = rest.split('\n').next().unwrap_or("");
+            let Some(name) = line.split('"').nth(1) else { continue };
+            // `pkg.Class.field`: the package is what precedes the class.
+            let Some((class, _field)) = name.rsplit_once('.') else { continue };
+            let Some((package, _)) = class.rsplit_once('.') else { continue };
+            if is_jdk_package(package) {
+                out.insert(format!("java.base/{package}"));
+            }
+        }
+    }
+    out
+}
+
 /// The package of the tests of a class in `package`: the same one, except for the JDK's.
 pub fn test_package(package: &str) -> String {
     if is_jdk_package(package) { format!("uberlazy.gen.{package}") } else { package.to_string() }
@@ -147,6 +168,16 @@ pub fn comment(s: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_jdk_packages_a_test_reflects_on_are_those_it_names() {
+        let source = "Heap.set(o0, \"java.util.ArrayList.size\", 2);\n\
+                      assertEquals(1, Heap.get(o1, \"p.Node.next\"));\n\
+                      Object n1 = Heap.getStatic(\"java.util.regex.Pattern.accept\");\n\
+                      assertEquals(\"java.lang.String\", Heap.className(n1));\n";
+        let got: Vec<String> = reflected_jdk_packages(source).into_iter().collect();
+        assert_eq!(got, ["java.base/java.util", "java.base/java.util.regex"]);
+    }
 
     #[test]
     fn literals_have_the_exact_type() {

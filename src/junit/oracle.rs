@@ -18,7 +18,11 @@ use std::fmt::Write as _;
 
 use super::java::{binary_name, boxed_literal, literal, type_name, value};
 use crate::classfile::{ClassTable, JType};
-use crate::heap::{CVal, Concrete, ObjKind};
+use crate::heap::{CVal, Concrete, ObjKind, Place};
+
+/// What a test says in place of a check of a value computed by code with no bytecode and no
+/// model (an undetermined value).
+pub(super) const UNDETERMINED_VALUE: &str = "not checked: computed by code with no bytecode and no model";
 
 /// The variable name of input object `i`.
 pub(super) fn var(i: usize) -> String {
@@ -227,6 +231,10 @@ impl<'a> Oracle<'a> {
                         continue; // a field a JDK superclass declares: not open to reflection
                     }
                     let q = format!("{}.{}", binary_name(table, fd.owner), fd.name);
+                    if self.c.undetermined.contains(&Place::Field(i, *f)) {
+                        self.line(&format!("// {name}.{}: {UNDETERMINED_VALUE}", fd.name));
+                        continue;
+                    }
                     self.expect(&fd.ty, v, &format!("Heap.get({name}, \"{q}\")"));
                 }
             }
@@ -236,9 +244,15 @@ impl<'a> Oracle<'a> {
                 }
                 let elems = &o.elems_after;
                 let mut k = 0;
+                let undetermined = |k: usize| self.c.undetermined.contains(&Place::Elem(i, k));
                 while k < elems.len() {
+                    if undetermined(k) {
+                        self.line(&format!("// {name}[{k}]: {UNDETERMINED_VALUE}"));
+                        k += 1;
+                        continue;
+                    }
                     // A run of equal numbers or nulls is one check, so a long array stays a few lines.
-                    let run = elems[k..].iter().take_while(|v| **v == elems[k]).count();
+                    let run = (k..elems.len()).take_while(|j| elems[*j] == elems[k] && !undetermined(*j)).count();
                     match &elems[k] {
                         v @ (CVal::Int(_) | CVal::Long(_) | CVal::Null) if run >= MIN_RUN => {
                             let (from, to) = (k, k + run);

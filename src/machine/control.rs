@@ -139,6 +139,12 @@ impl<H: HeapStrategy, S: Solver> Machine<'_, H, S> {
     /// alternatives are exhaustive, so a lone survivor needs no check. With a precondition,
     /// several survivors are kept only where some valid input reaches them.
     pub(super) fn fork<T>(&mut self, st: State<H>, alts: Vec<Alt<H::Heap, T>>) -> Vec<Forked<H, T>> {
+        if !st.bottoms.is_empty() {
+            let assumed: Vec<Term> = alts.iter().flat_map(|a| a.assume.iter().cloned()).collect();
+            if let Some(why) = self.undetermined_in(&st, &assumed) {
+                return vec![Forked::Cut(st, why)];
+            }
+        }
         let n = alts.len();
         let mut verdicts = Vec::with_capacity(n);
         let mut rejected = 0;
@@ -219,6 +225,12 @@ impl<H: HeapStrategy, S: Solver> Machine<'_, H, S> {
     pub(super) fn split(&mut self, st: State<H>, cond: &Term) -> Vec<(State<H>, bool)> {
         if let Some(b) = cond.as_bool() {
             return vec![(st, b)];
+        }
+        if !st.bottoms.is_empty()
+            && let Some(why) = self.undetermined_in(&st, std::slice::from_ref(cond))
+        {
+            self.aside.push(Next::Done(st, Outcome::Cut(why)));
+            return Vec::new();
         }
         let not = self.terms.not(cond);
         let (t, defer_t) = self.feasible_or_defer(&st, std::slice::from_ref(cond));
@@ -358,6 +370,7 @@ impl<H: HeapStrategy, S: Solver> Machine<'_, H, S> {
             Cond::Ref(op, a, b) => {
                 let ra = self.ref_operand(&mut st, a)?;
                 let rb = self.ref_operand(&mut st, b)?;
+                let Some(st) = self.determined(st, &[&ra, &rb]) else { return Ok(Vec::new()) };
                 let alts = self.strategy.ref_eq(cx!(self), &st.heap, &ra, &rb)?;
                 let ne = *op == RelOp::Ne;
                 let forks = self.fork(st, alts);
@@ -503,6 +516,7 @@ impl<H: HeapStrategy, S: Solver> Machine<'_, H, S> {
     /// `athrow`: null check, then unwinding with each possible class of the thrown object.
     fn throw_ref(&mut self, st: State<H>, r: H::Ref) -> Result<Vec<Next<H>>> {
         let mut next = Vec::new();
+        let Some(st) = self.determined(st, &[&r]) else { return Ok(Vec::new()) };
         let alts = self.strategy.null_split(cx!(self), &st.heap, &r)?;
         for f in self.fork(st, alts) {
             match f {
@@ -564,6 +578,7 @@ impl<H: HeapStrategy, S: Solver> Machine<'_, H, S> {
         r: &H::Ref,
         mut f: impl FnMut(&mut Self, State<H>) -> Result<Vec<Next<H>>>,
     ) -> Result<Vec<Next<H>>> {
+        let Some(st) = self.determined(st, &[r]) else { return Ok(Vec::new()) };
         let alts = self.strategy.null_split(cx!(self), &st.heap, r)?;
         let mut next = Vec::new();
         for fk in self.fork(st, alts) {

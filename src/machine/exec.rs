@@ -26,7 +26,9 @@ impl<H: HeapStrategy, S: Solver> Machine<'_, H, S> {
     /// Executes the current statement or terminator of the top frame; a class initializer
     /// that reaches code the machine does not run is abandoned instead of the trace.
     pub(super) fn step(&mut self, st: State<H>) -> Result<Vec<Next<H>>> {
-        let next = self.step_once(st)?;
+        let mut next = self.step_once(st)?;
+        // Traces a step cut on the side (an undetermined value, an identity-hash index).
+        next.append(&mut self.aside);
         Ok(next.into_iter().map(|n| self.abandon_init(n)).collect())
     }
 

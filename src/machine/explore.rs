@@ -319,6 +319,10 @@ impl<'p, H: HeapStrategy, S: Solver> Machine<'p, H, S> {
                     let roots =
                         Roots { args: &st.args, arg_types: &self.arg_types, statics: &st.statics, ret: ret.as_ref() };
                     match self.strategy.concretize(cx, &st.heap, &model, &mut values, roots) {
+                        Ok(mut c) if !st.bottoms.is_empty() => {
+                            self.mark_undetermined(&st, &model, ret.as_ref(), &mut c)?;
+                            Some(c)
+                        }
                         Ok(c) => Some(c),
                         // Z3 interrupted while the model was read: the budget ran out.
                         Err(_) if self.halt().is_some() => {

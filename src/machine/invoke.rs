@@ -72,6 +72,7 @@ impl<H: HeapStrategy, S: Solver> Machine<'_, H, S> {
             witness_upto: 0,
             unchecked: false,
             init_gaps: Default::default(),
+            bottoms: Vec::new(),
         };
         // The precondition is an oracle on the inputs, not a prefix of every trace.
         self.valid = self.precondition_of(entry)?.map(super::oracle::ValidInputSearch::new);
@@ -201,6 +202,7 @@ impl<H: HeapStrategy, S: Solver> Machine<'_, H, S> {
             .filter_map(|k| table.select_method(k, resolved))
             .collect();
         let polymorphic = site_targets.len() > 1;
+        let Some(st) = self.determined(st, &[recv]) else { return Ok(Vec::new()) };
         let alts = self.strategy.classes(cx!(self), &st.heap, recv)?;
         let mut next = Vec::new();
         for f in self.fork(st, alts) {

@@ -26,6 +26,9 @@ impl<H: HeapStrategy, S: Solver> Machine<'_, H, S> {
         target: Option<MethodId>,
         args: Vec<Value<H::Ref>>,
     ) -> Result<Vec<Next<H>>> {
+        // No model or call reads an undetermined object (its class is a phantom's).
+        let refs: Vec<&H::Ref> = args.iter().filter_map(Value::as_ref).collect();
+        let Some(st) = self.determined(st, &refs) else { return Ok(Vec::new()) };
         let table = &self.program.table;
         // A native of the JDK has a model or none; one of the class path is not run.
         if let Some(t) = target
@@ -52,17 +55,20 @@ impl<H: HeapStrategy, S: Solver> Machine<'_, H, S> {
             return next;
         }
         let shown = format!("{}#{}{}", table.class(call.method.owner).java_name(), name, desc);
+        let mut st = st;
         if !self.config.havoc_unknown {
-            // The trace ends here, cut with a reason naming the call; the run goes on.
-            let why = match target {
-                Some(t) if table.class(table.method(t).owner).loaded => {
-                    CutReason::NativeWithoutModel(table.method_display(t))
-                }
-                _ => CutReason::NoModel(shown),
+            let native = target.filter(|t| table.class(table.method(*t).owner).loaded).map(|t| table.method_display(t));
+            // A call that can only make a value gives an undetermined one (⊥); any other
+            // ends the trace, cut with a reason naming the call; the run goes on.
+            if let Some(v) = self.undetermined_result(&mut st, call, native.as_deref().unwrap_or(&shown))? {
+                return Ok(vec![self.finish_call(st, dst, Some(v))]);
+            }
+            let why = match native {
+                Some(m) => CutReason::NativeWithoutModel(m),
+                None => CutReason::NoModel(shown),
             };
             return Ok(vec![Next::Done(st, super::Outcome::Cut(why))]);
         }
-        let mut st = st;
         st.notes.push(format!("havoc: result of {shown} is a fresh symbolic value"));
         let v = match &call.method.desc.ret {
             None => None,
@@ -342,6 +348,7 @@ impl<H: HeapStrategy, S: Solver> Machine<'_, H, S> {
         let (Some(Value::Ref(a)), Some(Value::Ref(b))) = (args.first(), args.get(1)) else {
             return Err(self.fault(&st, "Object.equals without two references"));
         };
+        let Some(st) = self.determined(st, &[a, b]) else { return Ok(Vec::new()) };
         let alts = self.strategy.ref_eq(cx!(self), &st.heap, a, b)?;
         self.each(st, alts, |m, s, t| {
             let c = match t {

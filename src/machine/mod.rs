@@ -25,6 +25,7 @@ pub mod state;
 mod stats;
 mod strings;
 mod trace;
+mod undetermined;
 mod witness;
 
 use crate::budget::Budget;

@@ -239,6 +239,10 @@ impl<H: HeapStrategy, S: Solver> Machine<'_, H, S> {
     fn concretize_index(&mut self, st: State<H>, idx: &Term) -> Result<Vec<(State<H>, Term)>> {
         let hashed =
             idx.vars().iter().any(|v| matches!(v.node(), Node::Var(n, _) if n.starts_with(super::IDENTITY_HASH)));
+        if let Some(why) = self.undetermined_in(&st, std::slice::from_ref(idx)) {
+            self.aside.push(Next::Done(st, super::Outcome::Cut(why)));
+            return Ok(Vec::new());
+        }
         if hashed {
             // Each value would be a trace no test can make happen (the JVM picks the hash):
             // one cut trace instead, so that the run goes on to the paths a test can take.
@@ -359,6 +363,7 @@ impl<H: HeapStrategy, S: Solver> Machine<'_, H, S> {
 
     /// The condition under which a reference is a non-null instance of `ty`, per alternative.
     pub(super) fn instance_cond(&mut self, st: State<H>, r: &H::Ref, ty: &JType) -> Result<Vec<(State<H>, Term)>> {
+        let Some(st) = self.determined(st, &[r]) else { return Ok(Vec::new()) };
         let null = self.strategy.null(cx!(self));
         let alts = self.strategy.ref_eq(cx!(self), &st.heap, r, &null)?;
         let mut out = Vec::new();

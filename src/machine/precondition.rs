@@ -210,6 +210,7 @@ impl<H: HeapStrategy, S: Solver> Machine<'_, H, S> {
             witness_upto: 0,
             unchecked: false,
             init_gaps: Default::default(),
+            bottoms: Vec::new(),
         })
     }
 

@@ -51,7 +51,11 @@ pub fn check_trace<S: Solver>(
     budget: &Budget,
 ) -> Result<()> {
     // A concrete run has no identity hash to give (the JVM picks it): such a trace forks.
-    if t.kind == TraceKind::Cut || t.notes.iter().any(|n| n == super::IDENTITY_HASH_NOTE) {
+    // Nor a value for a call with no code and no model: the replay's differs.
+    if t.kind == TraceKind::Cut
+        || t.notes.iter().any(|n| n == super::IDENTITY_HASH_NOTE)
+        || t.notes.iter().any(|n| n.starts_with(super::state::UNDETERMINED_NOTE))
+    {
         return Ok(());
     }
     let Some(input) = &t.concrete else { return Ok(()) };
@@ -105,6 +109,7 @@ pub fn replay<S: Solver>(
         witness_upto: 0,
         unchecked: false,
         init_gaps: Default::default(),
+        bottoms: Vec::new(),
     };
     m.push_precondition(&mut st, entry)?;
     if !cfg.symbolic_statics {

@@ -115,7 +115,28 @@ pub struct State<H: HeapStrategy> {
     pub unchecked: bool,
     /// Class initializers abandoned on this path, and which statics are known anyway.
     pub init_gaps: InitGaps,
+    /// Undetermined values on this path: results of calls with neither code nor a model.
+    pub bottoms: Vec<Bottom<H::Ref>>,
 }
+
+/// A value no code computed (⊥): the result of a call with neither bytecode nor a model. A
+/// trace may store or return it; one whose path depends on it is cut, naming the call.
+#[derive(Debug, Clone)]
+pub struct Bottom<R> {
+    /// The call, as `pkg.Class#name(desc)`.
+    pub call: String,
+    /// A fresh symbol (a primitive) or a fresh object of [`UNDETERMINED_CLASS`] (a reference).
+    pub value: Value<R>,
+}
+
+/// The name prefix of the symbol of an undetermined primitive (`undetermined0`, ...).
+pub const UNDETERMINED: &str = "undetermined";
+
+/// How the note of a trace that made an undetermined value starts.
+pub const UNDETERMINED_NOTE: &str = "undetermined: the result of ";
+
+/// The phantom class of an undetermined reference's object; no test builds or checks one.
+pub const UNDETERMINED_CLASS: &str = "uberlazy/Undetermined";
 
 /// Class initializers that reached code the machine does not run: each was abandoned where
 /// it stopped, so the statics it had not yet computed are unknown, and only a trace that reads
@@ -162,6 +183,7 @@ impl<H: HeapStrategy> Clone for State<H> {
             witness_upto: self.witness_upto,
             unchecked: self.unchecked,
             init_gaps: self.init_gaps.clone(),
+            bottoms: self.bottoms.clone(),
         }
     }
 }

@@ -1,6 +1,7 @@
 //! The models of `String` on symbolic characters: a string is its length (`count`) and
-//! [`MAX_STRING_CHARS`] char fields, and `length`, `charAt`, `equals`, `hashCode` and
-//! `compareTo` are terms over them (no loop, no fork but the exceptions the JDK raises).
+//! [`MAX_STRING_CHARS`] char fields, and `length`, `charAt`, `equals`, `hashCode`,
+//! `compareTo`, `substring` and `toCharArray` are terms over them (no loop, no fork but the
+//! exceptions the JDK raises and `substring`'s whole string, which is the string itself).
 //!
 //! An input string has a symbolic length in `0..=MAX_STRING_CHARS` (a restriction of the
 //! inputs, as `--max-array-length` is for arrays); a literal has its characters; a string
@@ -42,11 +43,8 @@ impl<H: HeapStrategy, S: Solver> Machine<'_, H, S> {
 
     /// A new string holding `text` (length -1 when it is computed or too long to model).
     pub(super) fn new_string(&mut self, st: &mut State<H>, text: Option<&str>) -> Result<Value<H::Ref>> {
-        let id = self.program.table.lookup(STRING).ok_or_else(|| self.fault(st, "literals of java/lang/String"))?;
-        let r = self.strategy.alloc(super::control::cx!(self), &mut st.heap, ObjKind::Class(id), None)?;
         let units: Option<Vec<u16>> = text.map(|t| t.encode_utf16().collect());
-        let fields = self.string_fields()?;
-        let mut values = Vec::with_capacity(fields.len());
+        let mut values = Vec::with_capacity(MAX_STRING_CHARS + 1);
         match units.filter(|u| u.len() <= MAX_STRING_CHARS) {
             Some(u) => {
                 values.push(self.terms.int(u.len() as i32));
@@ -54,6 +52,14 @@ impl<H: HeapStrategy, S: Solver> Machine<'_, H, S> {
             }
             None => values.push(self.terms.int(-1)),
         }
+        self.string_of(st, values)
+    }
+
+    /// A new string whose `count` and characters are `values` (the rest stay 0).
+    fn string_of(&mut self, st: &mut State<H>, values: Vec<Term>) -> Result<Value<H::Ref>> {
+        let id = self.program.table.lookup(STRING).ok_or_else(|| self.fault(st, "literals of java/lang/String"))?;
+        let r = self.strategy.alloc(super::control::cx!(self), &mut st.heap, ObjKind::Class(id), None)?;
+        let fields = self.string_fields()?;
         for (f, v) in fields.into_iter().zip(values) {
             let alts = self.strategy.put_field(super::control::cx!(self), &st.heap, &r, f, Value::Int(v))?;
             match <[_; 1]>::try_from(alts) {
@@ -141,6 +147,18 @@ impl<H: HeapStrategy, S: Solver> Machine<'_, H, S> {
                 };
                 self.with_chars(st, &a, &mut |m, s, x| m.char_at(s, dst, &x, &i))
             }
+            StringOp::Substring { end } => {
+                let begin = args.get(1).and_then(|v| v.term()).cloned();
+                let stop = args.get(2).and_then(|v| v.term()).cloned();
+                let Some(begin) = begin.filter(|_| !end || stop.is_some()) else {
+                    return Err(self.fault(&st, "substring without its indices"));
+                };
+                self.with_chars(st, &a, &mut |m, s, x| {
+                    let stop = stop.clone().unwrap_or_else(|| x.len.clone());
+                    m.substring(s, dst, &a, &x, &begin, &stop)
+                })
+            }
+            StringOp::ToCharArray => self.with_chars(st, &a, &mut |m, s, x| m.to_char_array(s, dst, &x)),
             StringOp::Equals | StringOp::Compare { .. } => {
                 let Some(Value::Ref(b)) = args.get(1).cloned() else {
                     return Err(self.fault(&st, "a String comparison without an argument"));
@@ -215,6 +233,81 @@ impl<H: HeapStrategy, S: Solver> Machine<'_, H, S> {
             next.push(self.finish_call(s, dst, Some(Value::Int(v))));
         }
         Ok(next)
+    }
+
+    /// `s.substring(begin, end)`: StringIndexOutOfBoundsException unless
+    /// `0 <= begin <= end <= length`; `s` itself when that is all of it, else a new string
+    /// whose character `k` is `s`'s `begin + k`.
+    #[allow(clippy::too_many_arguments)]
+    fn substring(
+        &mut self,
+        st: State<H>,
+        dst: Option<LocalId>,
+        this: &H::Ref,
+        x: &Chars,
+        begin: &Term,
+        end: &Term,
+    ) -> Result<Vec<Next<H>>> {
+        let zero = self.terms.int(0);
+        let parts = [self.terms.sle(&zero, begin), self.terms.sle(begin, end), self.terms.sle(end, &x.len)];
+        let inside = self.terms.and(&parts);
+        let mut next = Vec::new();
+        for (s, yes) in self.split(st, &inside) {
+            if !yes {
+                next.extend(self.raise(s, "java/lang/StringIndexOutOfBoundsException")?);
+                continue;
+            }
+            let whole = [self.terms.eq(begin, &zero), self.terms.eq(end, &x.len)];
+            let whole = self.terms.and(&whole);
+            for (mut s, all) in self.split(s, &whole) {
+                if all {
+                    next.push(self.finish_call(s, dst, Some(Value::Ref(this.clone()))));
+                    continue;
+                }
+                let mut values = vec![self.terms.bin(BvOp::Sub, end, begin)];
+                for k in 0..x.chars.len() {
+                    let at = self.terms.int(k as i32);
+                    let from = self.terms.bin(BvOp::Add, begin, &at);
+                    values.push(self.char_of(x, &from));
+                }
+                let r = self.string_of(&mut s, values)?;
+                next.push(self.finish_call(s, dst, Some(r)));
+            }
+        }
+        Ok(next)
+    }
+
+    /// `s.toCharArray()`: a new `char[]` as long as `s` holding its characters.
+    fn to_char_array(&mut self, st: State<H>, dst: Option<LocalId>, x: &Chars) -> Result<Vec<Next<H>>> {
+        let mut st = st;
+        let kind = ObjKind::Array(JType::Char);
+        let r = self.strategy.alloc(super::control::cx!(self), &mut st.heap, kind, Some(x.len.clone()))?;
+        // Characters past the length are written too, where no read can reach them.
+        for (k, c) in x.chars.iter().enumerate() {
+            let at = self.terms.int(k as i32);
+            let alts =
+                self.strategy.array_store(super::control::cx!(self), &st.heap, &r, &at, Value::Int(c.clone()))?;
+            match <[_; 1]>::try_from(alts) {
+                Ok([alt]) if alt.cut.is_none() => {
+                    st.heap = alt.heap;
+                    st.assume(&alt.assume);
+                }
+                _ => return Err(self.fault(&st, "a write to a new char[] with alternatives")),
+            }
+        }
+        Ok(vec![self.finish_call(st, dst, Some(Value::Ref(r)))])
+    }
+
+    /// Character `i` of `x` (0 outside the modelled characters).
+    fn char_of(&mut self, x: &Chars, i: &Term) -> Term {
+        let zero = self.terms.int(0);
+        let mut v = zero;
+        for (k, c) in x.chars.iter().enumerate() {
+            let at = self.terms.int(k as i32);
+            let here = self.terms.eq(i, &at);
+            v = self.terms.ite(&here, c, &v);
+        }
+        v
     }
 
     /// 1 or 0 as `b` holds.

@@ -107,6 +107,13 @@ pub enum StringOp {
     Compare {
         cast: bool,
     },
+    /// `substring(begin)` and, with `end`, `substring(begin, end)`: the string itself when
+    /// it is all of it, else a new string.
+    Substring {
+        end: bool,
+    },
+    /// `toCharArray`: a new `char[]` of the characters.
+    ToCharArray,
 }
 
 /// The class of strings.
@@ -187,13 +194,17 @@ pub fn lookup(class: &str, name: &str, desc: &str) -> Option<Model> {
         ("java/lang/String", "hashCode", "()I") => Model::String(StringOp::HashCode),
         ("java/lang/String", "compareTo", "(Ljava/lang/Object;)I") => Model::String(StringOp::Compare { cast: true }),
         ("java/lang/String", "compareTo", "(Ljava/lang/String;)I") => Model::String(StringOp::Compare { cast: false }),
+        ("java/lang/String", "substring", "(I)Ljava/lang/String;") => Model::String(StringOp::Substring { end: false }),
+        ("java/lang/String", "substring", "(II)Ljava/lang/String;") => Model::String(StringOp::Substring { end: true }),
+        ("java/lang/String", "toCharArray", "()[C") => Model::String(StringOp::ToCharArray),
         ("java/lang/StringBuilder", "<init>", _) => Model::Nothing,
         ("java/lang/Class", "desiredAssertionStatus", "()Z") => Model::AssertionStatus,
         ("java/util/Objects", "requireNonNull", "(Ljava/lang/Object;)Ljava/lang/Object;")
         | ("java/util/Objects", "requireNonNull", "(Ljava/lang/Object;Ljava/lang/String;)Ljava/lang/Object;") => {
             Model::RequireNonNull
         }
-        ("java/lang/StringBuilder", "append", _) => Model::Receiver,
+        // A builder's characters are not modelled: what it makes is a computed string.
+        ("java/lang/StringBuilder", "append" | "reverse", _) => Model::Receiver,
         ("java/lang/StringBuilder", "toString", "()Ljava/lang/String;") => Model::NewString,
         ("java/lang/Object" | "java/lang/Integer", "toString", "()Ljava/lang/String;") => Model::NewString,
         _ => return boxing(class, name, desc),

@@ -202,20 +202,8 @@ impl Session {
             stop: Some(&self.stop),
         };
         let t = junit::emit(&self.program.table, &e.result, &jopts);
-        let table = &self.program.table;
         let sequences_only = matches!(self.config.inputs, crate::config::Inputs::Api { .. });
-        let opens = e
-            .result
-            .traces
-            .iter()
-            .filter(|t| !sequences_only && t.prefix.is_empty()) // sequence tests read no JDK field
-            .filter_map(|t| t.concrete.as_ref())
-            .flat_map(|c| c.objects.iter())
-            .flat_map(|o| o.before.keys().chain(o.after.keys()))
-            .map(|f| table.class(table.field(*f).owner))
-            .filter(|c| c.loaded && (c.jdk || junit::java::is_jdk_package(&c.name.replace('/', "."))))
-            .filter_map(|c| c.name.rsplit_once('/').map(|(pkg, _)| format!("java.base/{}", pkg.replace('/', "."))))
-            .collect();
+        let opens = if sequences_only { BTreeSet::new() } else { junit::java::reflected_jdk_packages(&t.source) };
         let skipped: HashSet<usize> = t.skipped.iter().map(|(id, _)| *id).collect();
         let by_calls = e
             .result

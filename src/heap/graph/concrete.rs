@@ -121,7 +121,7 @@ pub fn concretize_graph(
     let args = roots.args.iter().map(|a| g.value(cx, &mut n, a)).collect::<Result<Vec<_>>>()?;
     let ret = roots.ret.map(|r| g.value(cx, &mut n, r)).transpose()?;
     objects.append(&mut g.extra_objs);
-    Ok(Concrete { objects, args, statics_before, statics_after, ret })
+    Ok(Concrete { objects, args, statics_before, statics_after, ret, undetermined: Default::default() })
 }
 
 fn array_elems(

@@ -158,7 +158,7 @@ pub fn concretize(
     }
     let args = roots.args.iter().map(|a| os.value(a)).collect::<Result<Vec<_>>>()?;
     let ret = roots.ret.map(|r| os.value(r)).transpose()?;
-    Ok(Concrete { objects, args, statics_before, statics_after, ret })
+    Ok(Concrete { objects, args, statics_before, statics_after, ret, undetermined: Default::default() })
 }
 
 type KeyFn<'a> = dyn Fn(Key) -> Option<Value<Term>> + 'a;

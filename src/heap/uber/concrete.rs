@@ -125,7 +125,7 @@ pub fn concretize(
     }
     let args = roots.args.iter().map(|a| rs.value(a)).collect::<Result<Vec<_>>>()?;
     let ret = roots.ret.map(|r| rs.value(r)).transpose()?;
-    Ok(Concrete { objects, args, statics_before, statics_after, ret })
+    Ok(Concrete { objects, args, statics_before, statics_after, ret, undetermined: Default::default() })
 }
 
 fn elements(cx: &mut Ctx<'_>, rs: &mut Resolver<'_, '_, '_>, l: LocId) -> Result<(Vec<CVal>, Vec<CVal>)> {
