@@ -16,4 +16,12 @@ public class Identity {
     public static Object lookup(Identity x, Object[] table) {
         return table[x.hashCode() & 3];
     }
+
+    /** A hash mixed from x's identity hash: the JVM picks the value, not the path. */
+    public static int mixed(Identity x) {
+        if (x == null) {
+            return 0;
+        }
+        return 31 + x.hashCode();
+    }
 }

@@ -192,7 +192,7 @@ pub fn outcome(table: &ClassTable, t: &Trace, c: &Concrete, ret: Option<&JType>)
         return format!("throws {}", t.exception.as_deref().unwrap_or("an exception"));
     }
     if c.undetermined.contains(&crate::heap::Place::Result) {
-        return "returns a value of code with no bytecode and no model (not checked)".to_string();
+        return "returns a value the JVM decides (not checked)".to_string();
     }
     match (c.ret.as_ref(), ret) {
         (None, _) | (_, None) => "returns normally".to_string(),

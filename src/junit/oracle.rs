@@ -20,9 +20,9 @@ use super::java::{binary_name, boxed_literal, literal, type_name, value};
 use crate::classfile::{ClassTable, JType};
 use crate::heap::{CVal, Concrete, ObjKind, Place};
 
-/// What a test says in place of a check of a value computed by code with no bytecode and no
-/// model (an undetermined value).
-pub(super) const UNDETERMINED_VALUE: &str = "not checked: computed by code with no bytecode and no model";
+/// What a test says in place of a check of a value computed from an identity hash code or by
+/// code with no bytecode and no model (an undetermined value).
+pub(super) const UNDETERMINED_VALUE: &str = "not checked: the JVM decides it (an identity hash, or code with no model)";
 
 /// The variable name of input object `i`.
 pub(super) fn var(i: usize) -> String {

@@ -197,6 +197,8 @@ impl<H: HeapStrategy, S: Solver> Machine<'_, H, S> {
                 let n = st.notes.len();
                 st.notes.push(super::IDENTITY_HASH_NOTE.into());
                 let v = self.terms.var(&format!("{}{n}", super::IDENTITY_HASH), Sort::Bv(32));
+                let call = self.in_model.clone().unwrap_or_default();
+                st.bottoms.push(super::state::Bottom { call, value: Value::Int(v.clone()), hash: true });
                 vec![self.finish_call(st, dst, Some(Value::Int(v)))]
             }
             Model::MinMax { max, long_ } => {

@@ -121,12 +121,16 @@ pub struct State<H: HeapStrategy> {
 
 /// A value no code computed (⊥): the result of a call with neither bytecode nor a model. A
 /// trace may store or return it; one whose path depends on it is cut, naming the call.
+/// An identity hash code is kept here too: paths may depend on it (see `bound_to_identity_hashes`),
+/// but no test checks a value computed from it.
 #[derive(Debug, Clone)]
 pub struct Bottom<R> {
     /// The call, as `pkg.Class#name(desc)`.
     pub call: String,
     /// A fresh symbol (a primitive) or a fresh object of [`UNDETERMINED_CLASS`] (a reference).
     pub value: Value<R>,
+    /// An identity hash code: the JVM picks it, and a path may depend on it.
+    pub hash: bool,
 }
 
 /// The name prefix of the symbol of an undetermined primitive (`undetermined0`, ...).

@@ -49,18 +49,18 @@ impl<H: HeapStrategy, S: Solver> Machine<'_, H, S> {
             }
         };
         st.notes.push(format!("{UNDETERMINED_NOTE}{shown}, which has no bytecode and no model"));
-        st.bottoms.push(Bottom { call: shown.to_string(), value: value.clone() });
+        st.bottoms.push(Bottom { call: shown.to_string(), value: value.clone(), hash: false });
         Ok(Some(value))
     }
 
     /// The call whose undetermined value one of `terms` depends on.
     pub(super) fn undetermined_in(&self, st: &State<H>, terms: &[Term]) -> Option<CutReason> {
-        if st.bottoms.iter().all(|b| matches!(b.value, Value::Ref(_))) {
+        if st.bottoms.iter().all(|b| b.hash || matches!(b.value, Value::Ref(_))) {
             return None;
         }
         for t in terms {
             for v in t.vars() {
-                let hit = st.bottoms.iter().find(|b| b.value.term() == Some(&v));
+                let hit = st.bottoms.iter().find(|b| !b.hash && b.value.term() == Some(&v));
                 if let Some(b) = hit {
                     return Some(CutReason::Undetermined(b.call.clone()));
                 }
@@ -93,8 +93,9 @@ impl<H: HeapStrategy, S: Solver> Machine<'_, H, S> {
     }
 
     /// Marks the places of `c` that hold an undetermined value: those that change when the
-    /// state's ⊥ symbols take other values than in `model` (the state's heap concretized
-    /// again), and those that hold the object of an undetermined reference.
+    /// state's ⊥ symbols and identity hash codes take other values than in `model` (the
+    /// state's heap concretized again), and those that hold the object of an undetermined
+    /// reference.
     pub(super) fn mark_undetermined(
         &mut self,
         st: &State<H>,
@@ -103,6 +104,7 @@ impl<H: HeapStrategy, S: Solver> Machine<'_, H, S> {
         c: &mut Concrete,
     ) -> Result<()> {
         let mut other = model.clone();
+        let mut with = Vec::new();
         for b in &st.bottoms {
             if let Some(t) = b.value.term()
                 && let Some(name) = t.var_names().into_iter().next()
@@ -114,17 +116,19 @@ impl<H: HeapStrategy, S: Solver> Machine<'_, H, S> {
                 };
                 let mask = if t.width() >= 64 { u64::MAX } else { (1u64 << t.width()) - 1 };
                 other.values.insert(name, Val::Bv(!was & mask));
+                with.push((t.clone(), !was & mask));
             }
         }
         let table = &self.program.table;
         let bottom_class = table.lookup(UNDETERMINED_CLASS);
-        let flipped = if other == *model {
+        let flipped = if with.is_empty() {
             None
         } else {
             let solver = &mut self.solver;
+            // Array contents the assignment does not fix come from the solver's model.
             let mut values = |ts: &[Term]| {
                 let mut e = Evaluator::new(&other);
-                ts.iter().map(|t| e.eval(t)).collect::<Option<Vec<Val>>>().or_else(|| solver.eval(ts))
+                ts.iter().map(|t| e.eval(t)).collect::<Option<Vec<Val>>>().or_else(|| solver.eval_with(ts, &with))
             };
             let cx = cx!(self);
             let roots = Roots { args: &st.args, arg_types: &self.arg_types, statics: &st.statics, ret };

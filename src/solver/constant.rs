@@ -39,6 +39,17 @@ impl Solver for Constant {
         terms.iter().map(|t| t.vars().is_empty().then(|| none.eval(t)).flatten()).collect()
     }
 
+    fn eval_with(&mut self, terms: &[Term], with: &[(Term, u64)]) -> Option<Vec<Val>> {
+        let mut m = Assignment::default();
+        for (v, x) in with {
+            if let Some(name) = v.var_names().into_iter().next() {
+                m.values.insert(name, Val::Bv(*x));
+            }
+        }
+        let known = |t: &Term| t.vars().iter().all(|v| with.iter().any(|(w, _)| w == v));
+        terms.iter().map(|t| known(t).then(|| m.eval(t)).flatten()).collect()
+    }
+
     fn stats(&self) -> SolverStats {
         self.stats
     }

@@ -135,5 +135,12 @@ pub trait Solver {
     }
     /// The values of `terms` in the model pinned by the last [`Solver::model`] call.
     fn eval(&mut self, terms: &[Term]) -> Option<Vec<Val>>;
+    /// As [`Solver::eval`], with the bit-vector symbols of `with` valued as given instead
+    /// (what a value would be had an undetermined symbol come out otherwise); `None` when the
+    /// solver cannot say.
+    fn eval_with(&mut self, terms: &[Term], with: &[(Term, u64)]) -> Option<Vec<Val>> {
+        let _ = (terms, with);
+        None
+    }
     fn stats(&self) -> SolverStats;
 }

@@ -268,6 +268,28 @@ impl<S: Solver> Solver for Chain<S> {
         self.recent.suggest(m, pc, known);
     }
 
+    fn eval_with(&mut self, terms: &[Term], with: &[(Term, u64)]) -> Option<Vec<Val>> {
+        if let Some((m, pc)) = &self.pinned {
+            let mut m = m.clone();
+            for (v, x) in with {
+                if let Some(name) = v.var_names().into_iter().next() {
+                    m.values.insert(name, Val::Bv(*x));
+                }
+            }
+            let mut ev = Evaluator::new(&m);
+            if let Some(vals) = terms.iter().map(|t| ev.eval(t)).collect::<Option<Vec<_>>>() {
+                return Some(vals);
+            }
+            // Array contents: the solver's model of the same path condition, as `eval` asks.
+            let pc = pc.clone();
+            self.pinned = None;
+            if !matches!(self.inner.model(&pc), SatResult::Sat(_)) {
+                return None;
+            }
+        }
+        self.inner.eval_with(terms, with)
+    }
+
     fn eval(&mut self, terms: &[Term]) -> Option<Vec<Val>> {
         if let Some((m, pc)) = &self.pinned {
             let mut ev = Evaluator::new(m);

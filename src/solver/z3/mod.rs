@@ -24,7 +24,7 @@ use std::sync::Arc;
 use std::sync::atomic::Ordering;
 use std::time::Instant;
 
-use z3::ast::{Bool, Dynamic};
+use z3::ast::{Ast as _, Bool, Dynamic};
 use z3::{Params, SatResult as ZSat};
 
 use super::chain::Chain;
@@ -354,6 +354,21 @@ impl Z3Solver {
         }
         Some(asg)
     }
+
+    /// The values of `terms`, translated as `dyns`, in the pinned model.
+    fn eval_dynamics(&self, terms: &[Term], dyns: &[Dynamic]) -> Option<Vec<Val>> {
+        let model = self.pinned.as_ref()?;
+        let mut out = Vec::with_capacity(terms.len());
+        for (t, dy) in terms.iter().zip(dyns) {
+            let v = match t.sort() {
+                Sort::Bool => model.eval(dy, true).and_then(|x| x.as_bool()).and_then(|b| b.as_bool()).map(Val::Bool),
+                Sort::Bv(_) => model.eval(dy, true).and_then(|x| x.as_bv()).and_then(|b| b.as_u64()).map(Val::Bv),
+                Sort::Array(..) => None,
+            };
+            out.push(v?);
+        }
+        Some(out)
+    }
 }
 
 impl Solver for Z3Solver {
@@ -459,21 +474,22 @@ impl Solver for Z3Solver {
         }
     }
 
+    fn eval_with(&mut self, terms: &[Term], with: &[(Term, u64)]) -> Option<Vec<Val>> {
+        self.recover();
+        let pairs: Vec<(Dynamic, Dynamic)> = with
+            .iter()
+            .map(|(v, x)| (self.tr(v), Dynamic::from_ast(&z3::ast::BV::from_u64(*x, v.width().max(1)))))
+            .collect();
+        let refs: Vec<(&Dynamic, &Dynamic)> = pairs.iter().map(|(a, b)| (a, b)).collect();
+        let dyns: Vec<Dynamic> = terms.iter().map(|t| self.tr(t).substitute(&refs)).collect();
+        self.eval_dynamics(terms, &dyns)
+    }
+
     fn eval(&mut self, terms: &[Term]) -> Option<Vec<Val>> {
         // A pending interrupt would fail the evaluation.
         self.recover();
         let dyns: Vec<Dynamic> = terms.iter().map(|t| self.tr(t)).collect();
-        let model = self.pinned.as_ref()?;
-        let mut out = Vec::with_capacity(terms.len());
-        for (t, dy) in terms.iter().zip(&dyns) {
-            let v = match t.sort() {
-                Sort::Bool => model.eval(dy, true).and_then(|x| x.as_bool()).and_then(|b| b.as_bool()).map(Val::Bool),
-                Sort::Bv(_) => model.eval(dy, true).and_then(|x| x.as_bv()).and_then(|b| b.as_u64()).map(Val::Bv),
-                Sort::Array(..) => None,
-            };
-            out.push(v?);
-        }
-        Some(out)
+        self.eval_dynamics(terms, &dyns)
     }
 
     fn stats(&self) -> SolverStats {
