@@ -72,6 +72,10 @@ fn generate(jar: &str, classes: &[&str], strategy: &str, out: &Path, extra: &[&s
         if let Some((n, _)) = l.trim_start().split_once(" traces repeat a tested path") {
             cut += n.parse::<usize>().unwrap();
         }
+        // `  40 traces cover no branch or outcome the tests do not (--tests per-path tests them too)`
+        if let Some((n, _)) = l.trim_start().split_once(" traces cover no branch or outcome") {
+            cut += n.parse::<usize>().unwrap();
+        }
         // `  traces skipped, cut by max-depth (8): 3, 5-9`
         if let Some(rest) = l.trim_start().strip_prefix("traces skipped, ") {
             assert!(rest.starts_with("cut by"), "traces without a test that were not cut: {l}");

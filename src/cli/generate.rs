@@ -46,8 +46,10 @@ pub struct GenArgs {
     /// `uberlazy.validity` gets one line per test. Measures the share of valid inputs.
     #[arg(long, value_name = "METHOD")]
     pub validity: Option<String>,
-    /// One test per program path (the first trace that takes it), or one per trace.
-    #[arg(long, default_value = "per-path", value_parser = ["per-path", "per-trace"])]
+    /// Which traces become tests: those that cover a branch outcome or an outcome of the
+    /// method the tests before them do not (`covering`), one per program path (`per-path`),
+    /// or one per trace (`per-trace`).
+    #[arg(long, default_value = "covering", value_parser = ["covering", "per-path", "per-trace"])]
     pub tests: String,
     #[command(flatten)]
     pub analysis: AnalysisArgs,
@@ -81,7 +83,11 @@ pub fn run(args: &GenArgs, stop: &Stop) -> Result<Done> {
     let options = GenOptions {
         junit: if args.junit == "4" { Junit::Four } else { Junit::Five },
         validity: args.validity.clone(),
-        tests: if args.tests == "per-trace" { TestsPer::Trace } else { TestsPer::Path },
+        tests: match args.tests.as_str() {
+            "per-trace" => TestsPer::Trace,
+            "per-path" => TestsPer::Path,
+            _ => TestsPer::Covering,
+        },
     };
     let runtime = session.runtime_file();
     let mut out = Out { dir: &args.out, force: args.force, kept: 0, lines: Vec::new() };
@@ -139,6 +145,12 @@ pub fn run(args: &GenArgs, stop: &Stop) -> Result<Done> {
         }
         if t.repeats > 0 {
             out.lines.push(format!("  {} traces repeat a tested path (--tests per-trace tests them too)", t.repeats));
+        }
+        if t.redundant > 0 {
+            out.lines.push(format!(
+                "  {} traces cover no branch or outcome the tests do not (--tests per-path tests them too)",
+                t.redundant
+            ));
         }
         if let Some(q) = &t.summary.sequences {
             out.lines.push(format!("  {}", crate::report::text::sequences_line(q)));

@@ -20,16 +20,19 @@ pub struct GenOptions {
     /// A boolean method of the receiver whose value on each rebuilt input the test records
     /// (`Heap.valid`), without asserting it.
     pub validity: Option<String>,
-    /// One test per program path (the first trace that takes it) or one per trace.
+    /// Which traces become tests: those that cover something new, one per path, or all.
     pub tests: TestsPer,
 }
 
 /// Which traces become tests (`gen --tests`).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub enum TestsPer {
-    /// The first finished trace of each program path: lazy initialization finds a path
-    /// once per input shape, and a user keeps one test per behaviour.
+    /// Of one trace per path, those that cover a branch outcome or an outcome of the method
+    /// no test before them covers (`session/covering.rs`): a suite a reviewer keeps.
     #[default]
+    Covering,
+    /// The first finished trace of each program path: lazy initialization finds a path
+    /// once per input shape.
     Path,
     /// Every finished trace.
     Trace,
@@ -37,7 +40,7 @@ pub enum TestsPer {
 
 impl Default for GenOptions {
     fn default() -> Self {
-        GenOptions { junit: Junit::Five, validity: None, tests: TestsPer::Path }
+        GenOptions { junit: Junit::Five, validity: None, tests: TestsPer::Covering }
     }
 }
 
@@ -63,6 +66,9 @@ pub struct GeneratedTests {
     pub skipped: Vec<(usize, String)>,
     /// Finished traces without a test because an earlier trace of their path has one.
     pub repeats: usize,
+    /// Finished traces without a test because the kept tests cover all they cover
+    /// (`TestsPer::Covering`).
+    pub redundant: usize,
     /// The counts of the exploration the tests come from.
     pub summary: Summary,
     /// The JDK packages (`java.base/java.util`) whose fields the tests set or read through
@@ -161,7 +167,7 @@ impl Session {
         time: std::time::Duration,
     ) -> Result<GeneratedTests> {
         let prefer = match options.tests {
-            TestsPer::Path => Prefer::FirstOfPath,
+            TestsPer::Path | TestsPer::Covering => Prefer::FirstOfPath,
             TestsPer::Trace => Prefer::Every,
         };
         let explore = ExploreOptions { prefer, ..ExploreOptions::default() };
@@ -180,7 +186,7 @@ impl Session {
             crate::config::Inputs::Api { .. } => self.program.driver_of(m).map(|d| &**d),
             _ => both.as_ref().and_then(|_| self.program.driver_of(m)).map(|d| &**d),
         };
-        if options.tests == TestsPer::Path {
+        if options.tests != TestsPer::Trace {
             match (&self.config.inputs, driver) {
                 (crate::config::Inputs::Api { .. }, Some(d)) => keep_sequence_tests(d, &mut e.result.traces),
                 _ => {
@@ -194,6 +200,10 @@ impl Session {
             self.merge_call_built(&mut e, api.result, d, options.tests, strategy);
         }
         let repeats = before - e.result.traces.len();
+        let redundant = match options.tests {
+            TestsPer::Covering => super::covering::keep_covering(&self.program.table, &mut e.result.traces),
+            _ => 0,
+        };
         let jopts = junit::Options {
             junit: options.junit,
             precondition: self.config.precondition.as_deref(),
@@ -221,6 +231,7 @@ impl Session {
             tests: t.tests,
             skipped: t.skipped,
             repeats,
+            redundant,
             summary: e.summary,
             opens,
             by_calls,
@@ -239,7 +250,7 @@ impl Session {
         tests: TestsPer,
         strategy: Strategy,
     ) {
-        if tests == TestsPer::Path {
+        if tests != TestsPer::Trace {
             let testable = |t: &&crate::machine::Trace| {
                 t.kind != TraceKind::Cut && t.concrete.is_some() && !t.constrains_identity_hash()
             };

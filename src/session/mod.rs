@@ -8,6 +8,7 @@
 //! file and prints nothing: the CLI (or a Rust caller, or a test) decides what to do with
 //! what comes back. Progress of long runs goes to an optional hook ([`Session::on_progress`]).
 
+mod covering;
 mod frontend;
 mod generate;
 mod targets;

@@ -1,0 +1,83 @@
+//! Choosing tests by what they cover (`gen --tests covering`): of the traces a test can be
+//! made of, those that take a branch outcome of the class path's code or reach an outcome of
+//! the method no trace kept before them does, as EvoSuite minimizes a suite by its goals.
+
+use std::collections::HashSet;
+
+use crate::classfile::{ClassTable, MethodId};
+use crate::heap::{CVal, Place};
+use crate::machine::{Choice, Trace, TraceKind};
+
+/// One thing a test can cover.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+enum Goal {
+    /// A branch, case, exception edge or dispatch target at a bytecode offset of a method.
+    Decision(MethodId, u32, Choice),
+    /// How the method under test ended: an exception of this class, or a return of a value
+    /// of this kind (see [`returned`]).
+    Outcome(String),
+}
+
+/// Keeps, of `traces`, the cut ones, the ones no test can be made of, and those that cover a
+/// goal no trace kept before them covers; traces whose input is built by calls come first,
+/// then those that cover most. Returns how many were dropped.
+pub(super) fn keep_covering(table: &ClassTable, traces: &mut Vec<Trace>) -> usize {
+    let testable = |t: &Trace| t.kind != TraceKind::Cut && t.concrete.is_some() && !t.constrains_identity_hash();
+    let goals: Vec<HashSet<Goal>> = traces.iter().map(|t| goals_of(table, t)).collect();
+    let mut order: Vec<usize> = (0..traces.len()).filter(|k| testable(&traces[*k])).collect();
+    order.sort_by_key(|k| (traces[*k].prefix.is_empty(), std::cmp::Reverse(goals[*k].len()), *k));
+    let mut covered: HashSet<&Goal> = HashSet::new();
+    let mut keep = vec![false; traces.len()];
+    for k in order {
+        let before = covered.len();
+        covered.extend(goals[k].iter());
+        keep[k] = covered.len() > before;
+    }
+    let before = traces.len();
+    let mut k = 0;
+    traces.retain(|t| {
+        k += 1;
+        keep[k - 1] || !testable(t)
+    });
+    before - traces.len()
+}
+
+/// The goals one trace covers: the decisions of its tested path in classes of the class
+/// path (not the JDK's, nor a concretized array index), and its outcome.
+fn goals_of(table: &ClassTable, t: &Trace) -> HashSet<Goal> {
+    let mut out: HashSet<Goal> = t
+        .path
+        .iter()
+        .filter(|d| !matches!(d.choice, Choice::Index(_)))
+        .filter(|d| {
+            let class = table.class(table.method(d.method).owner);
+            class.on_class_path() && !class.jdk
+        })
+        .map(|d| Goal::Decision(d.method, d.pc, d.choice.clone()))
+        .collect();
+    let outcome = match (&t.kind, &t.exception) {
+        (TraceKind::Exception, Some(x)) => format!("throws {x}"),
+        _ => format!("returns {}", returned(t)),
+    };
+    out.insert(Goal::Outcome(outcome));
+    out
+}
+
+/// The kind of value a trace returns: null, an object, a negative number, zero or a
+/// positive one (false and true for a boolean), or one the JVM decides.
+fn returned(t: &Trace) -> &'static str {
+    let Some(c) = &t.concrete else { return "" };
+    if c.undetermined.contains(&Place::Result) {
+        return "undetermined";
+    }
+    match &c.ret {
+        None => "",
+        Some(CVal::Null) => "null",
+        Some(CVal::Obj(_)) => "an object",
+        Some(CVal::Int(x) | CVal::Long(x)) => match x.signum() {
+            -1 => "negative",
+            0 => "zero",
+            _ => "positive",
+        },
+    }
+}
