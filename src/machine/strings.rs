@@ -261,7 +261,13 @@ impl<H: HeapStrategy, S: Solver> Machine<'_, H, S> {
             let whole = self.terms.and(&whole);
             for (mut s, all) in self.split(s, &whole) {
                 if all {
-                    next.push(self.finish_call(s, dst, Some(Value::Ref(this.clone()))));
+                    // A path of its own: the JDK's `return this`, named as such.
+                    let callee = self.in_model.clone().unwrap_or_default();
+                    let choice = super::Choice::Dispatch(format!("{callee} returns the string itself"));
+                    match self.decide(s, choice, true) {
+                        Ok(s) => next.push(self.finish_call(s, dst, Some(Value::Ref(this.clone())))),
+                        Err(done) => next.push(done),
+                    }
                     continue;
                 }
                 let mut values = vec![self.terms.bin(BvOp::Sub, end, begin)];
