@@ -533,7 +533,7 @@ fn an_invariant_with_a_visited_hash_set_runs() {
     assert_eq!([traces("2"), traces("3"), traces("4")], [1, 3, 6]);
     for s in STRATEGIES {
         let dir = tempdir();
-        let extra = ["--precondition", "repOK", "--max-objects", "4"];
+        let extra = ["--precondition", "repOK", "--max-objects", "4", "--tests", "per-path"];
         let (tests, _, _) = generate("foreign", &["foreign.Ring"], s, dir.path(), &extra);
         assert!(tests >= 3, "{s}: {tests} tests");
         let (ok, out) = junit(dir.path(), "testdata/foreign.jar", "5");

@@ -8,14 +8,19 @@ mod common;
 
 use common::{assert_golden, jar as jar_path, run_junit, tempdir, text};
 use uberlazy::config::{Config, Strategy};
-use uberlazy::session::{GenOptions, Generated, Session};
+use uberlazy::session::{GenOptions, Generated, Session, TestsPer};
 
-/// Generates the tests of `specs` with `strategy` through the library.
+/// Generates the tests of `specs` with `strategy` through the library, one per program path.
 fn generate(jar: &str, specs: &[&str], strategy: Strategy, config: Config) -> Generated {
+    generate_with(jar, specs, strategy, config, TestsPer::Path)
+}
+
+/// [`generate`], with `tests` choosing which traces become tests.
+fn generate_with(jar: &str, specs: &[&str], strategy: Strategy, config: Config, tests: TestsPer) -> Generated {
     let mut s = Session::open(&jar_path(jar), config).unwrap();
     let specs: Vec<String> = specs.iter().map(|s| s.to_string()).collect();
     let ms = s.targets(&specs).unwrap().methods;
-    s.generate(&ms, strategy, &GenOptions::default()).unwrap()
+    s.generate(&ms, strategy, &GenOptions { tests, ..GenOptions::default() }).unwrap()
 }
 
 /// One check per stage: every emitted test class equals its golden file, and the files,
@@ -152,6 +157,23 @@ fn comments_give_source_lines_and_conditions() {
         seen += 1;
     }
     assert!(seen >= 4, "{src}");
+}
+
+/// The default suite keeps a test only where it covers a branch outcome or an outcome of the
+/// method the tests before it do not: every list length of `Node#length` takes line 10 both
+/// ways and returns a positive count, so of its paths one test stays, and it passes.
+#[test]
+fn the_default_suite_keeps_the_tests_that_cover_something_new() {
+    let config =
+        Config { bounds: uberlazy::config::Bounds { max_depth: 6, ..Default::default() }, ..Config::default() };
+    let per_path = generate("subjects", &["subjects.Node#length"], Strategy::Uber, config.clone());
+    let g = generate_with("subjects", &["subjects.Node#length"], Strategy::Uber, config, TestsPer::default());
+    let count = |g: &Generated| g.methods[0].1.as_ref().unwrap().tests;
+    assert!(count(&per_path) >= 4);
+    let t = g.methods[0].1.as_ref().unwrap();
+    assert_eq!((t.tests, t.redundant), (1, count(&per_path) - 1));
+    assert!(t.file.contents.contains("public void length_returnsPositive()"), "{}", t.file.contents);
+    check("subjects", &g);
 }
 
 /// `--inputs api`: each test builds its list by calls (`new SinglyLinkedList()`, then

@@ -27,6 +27,8 @@ pub(super) struct Target<'a> {
     pub driver: Option<&'a crate::lower::driver::Driver>,
     /// Once on, the traces left get no test (a stop request while emitting).
     pub stop: Option<&'a crate::budget::Stop>,
+    /// Each test's method name, by trace id (`names.rs`).
+    pub names: std::collections::BTreeMap<usize, String>,
 }
 
 /// `pkg.Owner.field` as the runtime helper names fields.
@@ -99,7 +101,7 @@ impl Target<'_> {
             // `new Integer(v)`: deprecated for removal, and the only way to two equal boxes.
             let _ = writeln!(s, "    @SuppressWarnings(\"removal\")");
         }
-        let _ = writeln!(s, "    public void {}() throws Throwable {{", test_name(t));
+        let _ = writeln!(s, "    public void {}() throws Throwable {{", self.test_name(t));
         self.build_heap(&mut s, plan);
         // A static whose value before the call is an object the input does not hold was made
         // by the class initializer, which the JVM runs for the test too: it is not set.
@@ -414,7 +416,7 @@ pub(super) fn class_source(target: &Target<'_>, r: &RunResult, class_name: &str)
             skipped.push((t.id, "interrupted before its test was written".to_string()));
             continue;
         }
-        let name = test_name(t);
+        let name = target.test_name(t);
         let mut record = serde_json::json!({
             "trace": t.id,
             "outcome": outcome_text(t),
@@ -489,9 +491,14 @@ pub(super) fn class_source(target: &Target<'_>, r: &RunResult, class_name: &str)
 }
 
 /// The name of the test of trace `t`.
-pub(super) fn test_name(t: &Trace) -> String {
-    let kind = if t.kind == TraceKind::Exception { "throws" } else { "returns" };
-    format!("trace{}_{kind}", t.id)
+impl Target<'_> {
+    /// The test method name of trace `t`.
+    pub(super) fn test_name(&self, t: &Trace) -> String {
+        match self.names.get(&t.id) {
+            Some(n) => n.clone(),
+            None => format!("trace{}", t.id),
+        }
+    }
 }
 
 /// What the machine predicts for a trace, as the sidecar records it.

@@ -12,6 +12,7 @@ mod describe;
 mod emit;
 pub mod java;
 mod layout;
+mod names;
 mod oracle;
 pub mod runtime;
 mod sequence;
@@ -52,6 +53,7 @@ pub fn emit(table: &ClassTable, r: &RunResult, options: &Options<'_>) -> MethodT
         validity: options.validity,
         driver: options.driver,
         stop: options.stop,
+        names: names::test_names(table, r, options.driver),
     };
     let name = emit::test_class_name(table, r.method_id);
     emit::class_source(&target, r, &name)

@@ -90,7 +90,7 @@ impl Target<'_> {
         }
         let _ = writeln!(s, "     */");
         let _ = writeln!(s, "    @Test");
-        let _ = writeln!(s, "    public void {}() throws Throwable {{", super::emit::test_name(t));
+        let _ = writeln!(s, "    public void {}() throws Throwable {{", self.test_name(t));
         let indent = "        ";
         let class_ty = type_name(&JType::Class(table.class(d.class).name.clone()));
         for site in calls(d, t) {

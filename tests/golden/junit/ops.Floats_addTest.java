@@ -17,7 +17,7 @@ public class Floats_addTest {
      * Outcome: returns normally.
      */
     @Test
-    public void trace0_returns() throws Throwable {
+    public void add_completes() throws Throwable {
         ops.Floats o0 = Heap.alloc(ops.Floats.class);
         Heap.set(o0, "ops.Floats.total", 1.0);
         o0.add(14.0);
@@ -31,7 +31,7 @@ public class Floats_addTest {
      * Outcome: returns normally.
      */
     @Test
-    public void trace1_returns() throws Throwable {
+    public void add_completes_2() throws Throwable {
         ops.Floats o0 = Heap.alloc(ops.Floats.class);
         Heap.set(o0, "ops.Floats.total", 68719476736.0);
         o0.add(16.0);

@@ -17,7 +17,7 @@ public class Floats_bitsTest {
      * Outcome: returns 4.
      */
     @Test
-    public void trace0_returns() throws Throwable {
+    public void bits_returnsPositive() throws Throwable {
         int result = ops.Floats.bits(6.0f, 16.0);
         assertEquals(4, result);
     }
@@ -28,7 +28,7 @@ public class Floats_bitsTest {
      * Outcome: returns 3.
      */
     @Test
-    public void trace1_returns() throws Throwable {
+    public void bits_returnsPositive_2() throws Throwable {
         int result = ops.Floats.bits(6.0f, 0.0);
         assertEquals(3, result);
     }
@@ -39,7 +39,7 @@ public class Floats_bitsTest {
      * Outcome: returns 2.
      */
     @Test
-    public void trace2_returns() throws Throwable {
+    public void bits_returnsPositive_3() throws Throwable {
         int result = ops.Floats.bits(6.0f, -9.0);
         assertEquals(2, result);
     }
@@ -50,7 +50,7 @@ public class Floats_bitsTest {
      * Outcome: returns 1.
      */
     @Test
-    public void trace3_returns() throws Throwable {
+    public void bits_returnsPositive_4() throws Throwable {
         int result = ops.Floats.bits(0.0f, 1.0);
         assertEquals(1, result);
     }
@@ -61,7 +61,7 @@ public class Floats_bitsTest {
      * Outcome: returns 0.
      */
     @Test
-    public void trace4_returns() throws Throwable {
+    public void bits_returnsZero() throws Throwable {
         int result = ops.Floats.bits(Float.NaN, 16.0);
         assertEquals(0, result);
     }

@@ -17,7 +17,7 @@ public class Floats_roundTest {
      * Outcome: returns 6.
      */
     @Test
-    public void trace0_returns() throws Throwable {
+    public void round_returnsPositive() throws Throwable {
         int result = ops.Floats.round(6.0f);
         assertEquals(6, result);
     }
@@ -28,7 +28,7 @@ public class Floats_roundTest {
      * Outcome: returns 3.
      */
     @Test
-    public void trace1_returns() throws Throwable {
+    public void round_returnsPositive_2() throws Throwable {
         int result = ops.Floats.round(2.5585938f);
         assertEquals(3, result);
     }
@@ -39,7 +39,7 @@ public class Floats_roundTest {
      * Outcome: returns -1.
      */
     @Test
-    public void trace2_returns() throws Throwable {
+    public void round_returnsNegative() throws Throwable {
         int result = ops.Floats.round(7.9228163e28f);
         assertEquals(-1, result);
     }

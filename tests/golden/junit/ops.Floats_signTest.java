@@ -17,7 +17,7 @@ public class Floats_signTest {
      * Outcome: returns 2.
      */
     @Test
-    public void trace0_returns() throws Throwable {
+    public void sign_returnsPositive() throws Throwable {
         int result = ops.Floats.sign(Double.NaN);
         assertEquals(2, result);
     }
@@ -28,7 +28,7 @@ public class Floats_signTest {
      * Outcome: returns 0.
      */
     @Test
-    public void trace1_returns() throws Throwable {
+    public void sign_returnsZero() throws Throwable {
         int result = ops.Floats.sign(0.0);
         assertEquals(0, result);
     }
@@ -39,7 +39,7 @@ public class Floats_signTest {
      * Outcome: returns -1.
      */
     @Test
-    public void trace2_returns() throws Throwable {
+    public void sign_returnsNegative() throws Throwable {
         int result = ops.Floats.sign(-2.0);
         assertEquals(-1, result);
     }
@@ -50,7 +50,7 @@ public class Floats_signTest {
      * Outcome: returns 1.
      */
     @Test
-    public void trace3_returns() throws Throwable {
+    public void sign_returnsPositive_2() throws Throwable {
         int result = ops.Floats.sign(1.0);
         assertEquals(1, result);
     }

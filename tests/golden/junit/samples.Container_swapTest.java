@@ -17,7 +17,7 @@ public class Container_swapTest {
      * Outcome: returns normally.
      */
     @Test
-    public void trace0_returns() throws Throwable {
+    public void swap_completes_whenCIsNull() throws Throwable {
         samples.Container o0 = Heap.alloc(samples.Container.class);
         o0.swap((samples.Container) null);
         assertNull(Heap.get(o0, "samples.Container.data"));
@@ -29,7 +29,7 @@ public class Container_swapTest {
      * Outcome: returns normally.
      */
     @Test
-    public void trace1_returns() throws Throwable {
+    public void swap_completes() throws Throwable {
         samples.Container o0 = Heap.alloc(samples.Container.class);
         samples.Container o1 = Heap.alloc(samples.Container.class);
         Integer o2 = Integer.valueOf(1);

@@ -17,7 +17,7 @@ public class Lambdas_aboveTest {
      * Outcome: returns false.
      */
     @Test
-    public void trace0_returns() throws Throwable {
+    public void above_returnsFalse() throws Throwable {
         samples.Lambdas o0 = Heap.alloc(samples.Lambdas.class);
         Heap.set(o0, "samples.Lambdas.bias", 8);
         boolean result = o0.above(1);
@@ -31,7 +31,7 @@ public class Lambdas_aboveTest {
      * Outcome: returns true.
      */
     @Test
-    public void trace1_returns() throws Throwable {
+    public void above_returnsTrue() throws Throwable {
         samples.Lambdas o0 = Heap.alloc(samples.Lambdas.class);
         Heap.set(o0, "samples.Lambdas.bias", 1);
         boolean result = o0.above(2);

@@ -17,7 +17,7 @@ public class Lambdas_adderTest {
      * Outcome: returns a new lambda.
      */
     @Test
-    public void trace0_returns() throws Throwable {
+    public void adder_returnsNewM7() throws Throwable {
         java.util.function.IntUnaryOperator result = samples.Lambdas.adder(1);
         assertNotNull(result);
     }

@@ -17,7 +17,7 @@ public class Lambdas_capturingTest {
      * Outcome: throws java.lang.NullPointerException.
      */
     @Test
-    public void trace0_throws() throws Throwable {
+    public void capturing_throwsNullPointerException_whenVIsNull() throws Throwable {
         Throwable thrown = assertThrows(Throwable.class, () -> samples.Lambdas.capturing(1, (java.lang.Integer) null));
         assertEquals(java.lang.NullPointerException.class, thrown.getClass());
     }
@@ -28,7 +28,7 @@ public class Lambdas_capturingTest {
      * Outcome: returns false.
      */
     @Test
-    public void trace1_returns() throws Throwable {
+    public void capturing_returnsFalse() throws Throwable {
         Integer o0 = Integer.valueOf(2);
         boolean result = samples.Lambdas.capturing(1, o0);
         assertEquals(false, result);
@@ -40,7 +40,7 @@ public class Lambdas_capturingTest {
      * Outcome: returns true.
      */
     @Test
-    public void trace2_returns() throws Throwable {
+    public void capturing_returnsTrue() throws Throwable {
         Integer o0 = Integer.valueOf(10);
         boolean result = samples.Lambdas.capturing(1, o0);
         assertEquals(true, result);

@@ -18,7 +18,7 @@ public class Lambdas_emptyTest {
      * Outcome: throws java.lang.NullPointerException.
      */
     @Test
-    public void trace0_throws() throws Throwable {
+    public void empty_throwsNullPointerException_whenCIsNull() throws Throwable {
         Throwable thrown = assertThrows(Throwable.class, () -> samples.Lambdas.empty((samples.Lambdas.Cell) null));
         assertEquals(java.lang.NullPointerException.class, thrown.getClass());
     }
@@ -29,7 +29,7 @@ public class Lambdas_emptyTest {
      * Outcome: returns false.
      */
     @Test
-    public void trace1_returns() throws Throwable {
+    public void empty_returnsFalse() throws Throwable {
         samples.Lambdas.Cell o0 = Heap.alloc(samples.Lambdas.Cell.class);
         Heap.set(o0, "samples.Lambdas$Cell.value", 1);
         boolean result = samples.Lambdas.empty(o0);
@@ -43,7 +43,7 @@ public class Lambdas_emptyTest {
      * Outcome: returns true.
      */
     @Test
-    public void trace2_returns() throws Throwable {
+    public void empty_returnsTrue() throws Throwable {
         samples.Lambdas.Cell o0 = Heap.alloc(samples.Lambdas.Cell.class);
         boolean result = samples.Lambdas.empty(o0);
         assertEquals(true, result);

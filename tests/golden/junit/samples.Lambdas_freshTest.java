@@ -17,7 +17,7 @@ public class Lambdas_freshTest {
      * Outcome: returns a new Lambdas$Cell.
      */
     @Test
-    public void trace0_returns() throws Throwable {
+    public void fresh_returnsNewCell() throws Throwable {
         samples.Lambdas.Cell result = samples.Lambdas.fresh(1);
         assertTrue(Heap.isNew(result, "samples.Lambdas$Cell"), "result is a new samples.Lambdas$Cell");
         assertEquals(1, Heap.get(result, "samples.Lambdas$Cell.value"));

@@ -17,7 +17,7 @@ public class Lambdas_largerTest {
      * Outcome: throws java.lang.NullPointerException.
      */
     @Test
-    public void trace0_throws() throws Throwable {
+    public void larger_throwsNullPointerException_whenAIsNull() throws Throwable {
         Integer o0 = Integer.valueOf(1);
         Throwable thrown = assertThrows(Throwable.class, () -> samples.Lambdas.larger((java.lang.Integer) null, o0));
         assertEquals(java.lang.NullPointerException.class, thrown.getClass());
@@ -29,7 +29,7 @@ public class Lambdas_largerTest {
      * Outcome: throws java.lang.NullPointerException.
      */
     @Test
-    public void trace1_throws() throws Throwable {
+    public void larger_throwsNullPointerException_whenBIsNull() throws Throwable {
         Integer o0 = Integer.valueOf(1);
         Throwable thrown = assertThrows(Throwable.class, () -> samples.Lambdas.larger(o0, (java.lang.Integer) null));
         assertEquals(java.lang.NullPointerException.class, thrown.getClass());
@@ -41,7 +41,7 @@ public class Lambdas_largerTest {
      * Outcome: returns 2.
      */
     @Test
-    public void trace2_returns() throws Throwable {
+    public void larger_returnsPositive() throws Throwable {
         Integer o0 = Integer.valueOf(2);
         Integer o1 = Integer.valueOf(1);
         int result = samples.Lambdas.larger(o0, o1);

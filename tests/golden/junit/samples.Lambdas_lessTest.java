@@ -17,7 +17,7 @@ public class Lambdas_lessTest {
      * Outcome: throws java.lang.NullPointerException.
      */
     @Test
-    public void trace0_throws() throws Throwable {
+    public void less_throwsNullPointerException_whenAIsNull() throws Throwable {
         Integer o0 = Integer.valueOf(1);
         Throwable thrown = assertThrows(Throwable.class, () -> samples.Lambdas.less((java.lang.Integer) null, o0));
         assertEquals(java.lang.NullPointerException.class, thrown.getClass());
@@ -29,7 +29,7 @@ public class Lambdas_lessTest {
      * Outcome: throws java.lang.NullPointerException.
      */
     @Test
-    public void trace1_throws() throws Throwable {
+    public void less_throwsNullPointerException_whenBIsNull() throws Throwable {
         Integer o0 = Integer.valueOf(1);
         Throwable thrown = assertThrows(Throwable.class, () -> samples.Lambdas.less(o0, (java.lang.Integer) null));
         assertEquals(java.lang.NullPointerException.class, thrown.getClass());
@@ -41,7 +41,7 @@ public class Lambdas_lessTest {
      * Outcome: returns false.
      */
     @Test
-    public void trace2_returns() throws Throwable {
+    public void less_returnsFalse() throws Throwable {
         Integer o0 = Integer.valueOf(8);
         Integer o1 = Integer.valueOf(1);
         boolean result = samples.Lambdas.less(o0, o1);
@@ -54,7 +54,7 @@ public class Lambdas_lessTest {
      * Outcome: returns true.
      */
     @Test
-    public void trace3_returns() throws Throwable {
+    public void less_returnsTrue() throws Throwable {
         Integer o0 = Integer.valueOf(2);
         Integer o1 = Integer.valueOf(3);
         boolean result = samples.Lambdas.less(o0, o1);

@@ -17,7 +17,7 @@ public class Lambdas_signTest {
      * Outcome: returns 1.
      */
     @Test
-    public void trace0_returns() throws Throwable {
+    public void sign_returnsPositive() throws Throwable {
         int result = samples.Lambdas.sign(1);
         assertEquals(1, result);
     }
@@ -28,7 +28,7 @@ public class Lambdas_signTest {
      * Outcome: returns 0.
      */
     @Test
-    public void trace1_returns() throws Throwable {
+    public void sign_returnsZero() throws Throwable {
         int result = samples.Lambdas.sign(0);
         assertEquals(0, result);
     }
@@ -39,7 +39,7 @@ public class Lambdas_signTest {
      * Outcome: returns -1.
      */
     @Test
-    public void trace2_returns() throws Throwable {
+    public void sign_returnsNegative() throws Throwable {
         int result = samples.Lambdas.sign(-14);
         assertEquals(-1, result);
     }

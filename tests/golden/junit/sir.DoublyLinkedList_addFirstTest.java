@@ -17,7 +17,7 @@ public class DoublyLinkedList_addFirstTest {
      * Outcome: returns normally.
      */
     @Test
-    public void trace0_returns() throws Throwable {
+    public void addFirst_completes() throws Throwable {
         sir.DoublyLinkedList o0 = Heap.alloc(sir.DoublyLinkedList.class);
         sir.DllNode o1 = Heap.alloc(sir.DllNode.class);
         sir.DllNode o2 = Heap.alloc(sir.DllNode.class);

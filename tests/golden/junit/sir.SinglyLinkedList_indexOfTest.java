@@ -17,7 +17,7 @@ public class SinglyLinkedList_indexOfTest {
      * Outcome: returns -1.
      */
     @Test
-    public void trace0_returns() throws Throwable {
+    public void indexOf_returnsNegative_onNew() throws Throwable {
         sir.SinglyLinkedList r = new sir.SinglyLinkedList();
         int result = r.indexOf(1);
         assertEquals(-1, result);
@@ -31,7 +31,7 @@ public class SinglyLinkedList_indexOfTest {
      * Outcome: returns -1.
      */
     @Test
-    public void trace1_returns() throws Throwable {
+    public void indexOf_returnsNegative_afterOneCall() throws Throwable {
         sir.SinglyLinkedList r = new sir.SinglyLinkedList();
         r.addFirst(9);
         int result = r.indexOf(8);
@@ -49,7 +49,7 @@ public class SinglyLinkedList_indexOfTest {
      * Outcome: returns -1.
      */
     @Test
-    public void trace3_returns() throws Throwable {
+    public void indexOf_returnsNegative_after2Calls() throws Throwable {
         sir.SinglyLinkedList r = new sir.SinglyLinkedList();
         r.addFirst(8);
         r.addFirst(10);
@@ -71,7 +71,7 @@ public class SinglyLinkedList_indexOfTest {
      * Outcome: returns 1.
      */
     @Test
-    public void trace4_returns() throws Throwable {
+    public void indexOf_returnsPositive_after2Calls() throws Throwable {
         sir.SinglyLinkedList r = new sir.SinglyLinkedList();
         r.addFirst(3);
         r.addFirst(2);
@@ -93,7 +93,7 @@ public class SinglyLinkedList_indexOfTest {
      * Outcome: returns 0.
      */
     @Test
-    public void trace5_returns() throws Throwable {
+    public void indexOf_returnsZero_after2Calls() throws Throwable {
         sir.SinglyLinkedList r = new sir.SinglyLinkedList();
         r.addFirst(2);
         r.addFirst(3);
@@ -115,7 +115,7 @@ public class SinglyLinkedList_indexOfTest {
      * Outcome: returns -1.
      */
     @Test
-    public void trace6_returns() throws Throwable {
+    public void indexOf_returnsNegative_after3Calls() throws Throwable {
         sir.SinglyLinkedList r = new sir.SinglyLinkedList();
         r.addFirst(8);
         r.addFirst(10);
@@ -141,7 +141,7 @@ public class SinglyLinkedList_indexOfTest {
      * Outcome: returns 2.
      */
     @Test
-    public void trace7_returns() throws Throwable {
+    public void indexOf_returnsPositive_after3Calls() throws Throwable {
         sir.SinglyLinkedList r = new sir.SinglyLinkedList();
         r.addFirst(11);
         r.addFirst(8);

@@ -17,7 +17,7 @@ public class Words_bucketTest {
      * Outcome: throws java.lang.NullPointerException.
      */
     @Test
-    public void trace0_throws() throws Throwable {
+    public void bucket_throwsNullPointerException_whenKeyIsNull() throws Throwable {
         Throwable thrown = assertThrows(Throwable.class, () -> subjects.Words.bucket((java.lang.String) null));
         assertEquals(java.lang.NullPointerException.class, thrown.getClass());
     }
@@ -28,7 +28,7 @@ public class Words_bucketTest {
      * Outcome: returns 3.
      */
     @Test
-    public void trace1_returns() throws Throwable {
+    public void bucket_returnsPositive() throws Throwable {
         String o0 = "c";
         int result = subjects.Words.bucket(o0);
         assertEquals(3, result);

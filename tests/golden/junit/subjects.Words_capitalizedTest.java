@@ -17,7 +17,7 @@ public class Words_capitalizedTest {
      * Outcome: throws java.lang.NullPointerException.
      */
     @Test
-    public void trace0_throws() throws Throwable {
+    public void capitalized_throwsNullPointerException_whenWIsNull() throws Throwable {
         Throwable thrown = assertThrows(Throwable.class, () -> subjects.Words.capitalized((java.lang.String) null));
         assertEquals(java.lang.NullPointerException.class, thrown.getClass());
     }
@@ -28,7 +28,7 @@ public class Words_capitalizedTest {
      * Outcome: returns false.
      */
     @Test
-    public void trace1_returns() throws Throwable {
+    public void capitalized_returnsFalse() throws Throwable {
         String o0 = "";
         boolean result = subjects.Words.capitalized(o0);
         assertEquals(false, result);
@@ -40,7 +40,7 @@ public class Words_capitalizedTest {
      * Outcome: returns false.
      */
     @Test
-    public void trace2_returns() throws Throwable {
+    public void capitalized_returnsFalse_2() throws Throwable {
         String o0 = "@";
         boolean result = subjects.Words.capitalized(o0);
         assertEquals(false, result);
@@ -52,7 +52,7 @@ public class Words_capitalizedTest {
      * Outcome: returns false.
      */
     @Test
-    public void trace3_returns() throws Throwable {
+    public void capitalized_returnsFalse_3() throws Throwable {
         String o0 = "g";
         boolean result = subjects.Words.capitalized(o0);
         assertEquals(false, result);
@@ -64,7 +64,7 @@ public class Words_capitalizedTest {
      * Outcome: returns true.
      */
     @Test
-    public void trace4_returns() throws Throwable {
+    public void capitalized_returnsTrue() throws Throwable {
         String o0 = "G";
         boolean result = subjects.Words.capitalized(o0);
         assertEquals(true, result);
