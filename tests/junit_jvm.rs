@@ -241,7 +241,7 @@ fn an_inherited_method_is_targeted_through_the_subclass() {
     let (tests, traces, cut) = generate("subjects", &["subjects.Square#scaled"], "uber", dir.path(), &heap);
     assert_eq!((tests, traces, cut), (2, 2, 0));
     let src = std::fs::read_to_string(dir.path().join("subjects/Square_scaledTest.java")).unwrap();
-    assert!(src.contains("subjects.Square o0 = Heap.alloc(subjects.Square.class);"), "{src}");
+    assert!(src.contains("Square o0 = Heap.alloc(Square.class);"), "{src}");
     let (ok, out) = junit(dir.path(), "testdata/subjects.jar", "5");
     assert!(ok && junit_count(&out, "tests successful") == 2, "{out}");
 }

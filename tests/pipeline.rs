@@ -195,7 +195,7 @@ fn gen_of_a_call_sequence_builds_the_list_through_its_api() {
     assert_eq!((t.summary.paths, t.tests), (7, 7));
     let src = &t.file.contents;
     assert!(!src.contains("Heap.alloc") && !src.contains("Heap.set("), "{src}");
-    assert_eq!(src.matches("sir.SinglyLinkedList r = new sir.SinglyLinkedList();").count(), 7);
+    assert_eq!(src.matches("SinglyLinkedList r = new SinglyLinkedList();").count(), 7);
     // Calls per test: the empty list (0); a key missing after one node (1); found at the first
     // node (2, the calls the test prefers), found at or missing after two nodes (2, 2), and
     // found at or missing after three (3, 3).
@@ -225,7 +225,7 @@ fn gen_of_float_methods_writes_float_literals() {
         g.methods.iter().map(|(_, t)| t.as_ref().map(|t| (t.summary.paths, t.tests)).unwrap()).collect();
     assert_eq!(counts, [(4, 4), (3, 3), (2, 2), (5, 5)]);
     let sign = &g.methods[0].1.as_ref().unwrap().file.contents;
-    assert!(sign.contains("ops.Floats.sign(Double.NaN)"), "{sign}");
+    assert!(sign.contains("Floats.sign(Double.NaN)"), "{sign}");
     check("ops", &g);
 }
 

@@ -64,7 +64,7 @@ fn api_inputs_of_the_lists_and_trees_are_valid_and_pass() {
             if p.extension().is_some_and(|x| x == "java") {
                 let src = std::fs::read_to_string(&p).unwrap();
                 assert!(!src.contains("Heap.alloc") && !src.contains("Heap.set("), "{}", p.display());
-                assert!(src.contains(&format!("r = new sir.{simple}();")), "{}", p.display());
+                assert!(src.contains(&format!("r = new {simple}();")), "{}", p.display());
                 assert!(src.lines().all(|l| l.chars().count() <= 150), "{}", p.display());
             }
         }
@@ -138,8 +138,8 @@ fn auto_inputs_build_by_calls_the_paths_a_sequence_reaches() {
     let by_calls: usize = line.trim().split_once(' ').unwrap().0.parse().unwrap();
     assert!(by_calls > 0 && by_calls < tests, "{summary}");
     let src = std::fs::read_to_string(out.join("sir/SinglyLinkedList_getTest.java")).unwrap();
-    assert_eq!(src.matches("r = new sir.SinglyLinkedList();").count(), by_calls, "{src}");
-    assert!(src.contains("Heap.alloc(sir.SinglyLinkedList.class)"), "{src}");
+    assert_eq!(src.matches("r = new SinglyLinkedList();").count(), by_calls, "{src}");
+    assert!(src.contains("Heap.alloc(SinglyLinkedList.class)"), "{src}");
     let lines = run_recording_validity(&out, &dir.path().join("valid.txt"));
     assert_eq!(lines.lines().count(), tests);
     assert!(lines.lines().filter(|l| l.starts_with("valid ")).count() >= by_calls, "{lines}");

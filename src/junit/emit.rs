@@ -480,10 +480,11 @@ pub(super) fn class_source(target: &Target<'_>, r: &RunResult, class_name: &str)
         "test_class": class_name,
         "traces": records,
     });
+    let source = wrap_long_lines(&super::imports::import_qualified_names(&s, &package, class_name), MAX_LINE);
     MethodTests {
         class_name: class_name.to_string(),
         package,
-        source: wrap_long_lines(&s, MAX_LINE),
+        source,
         sidecar: serde_json::to_string_pretty(&sidecar).unwrap_or_default() + "\n",
         tests: tests.len(),
         skipped,

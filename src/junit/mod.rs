@@ -10,12 +10,14 @@
 
 mod describe;
 mod emit;
+mod imports;
 pub mod java;
 mod layout;
 mod names;
 mod oracle;
 pub mod runtime;
 mod sequence;
+pub use sequence::sequence_calls;
 mod test_class;
 
 use crate::classfile::ClassTable;
@@ -36,11 +38,6 @@ pub struct Options<'a> {
     pub driver: Option<&'a crate::lower::driver::Driver>,
     /// Once on, the traces left get no test (the class holds the tests written so far).
     pub stop: Option<&'a crate::budget::Stop>,
-}
-
-/// The calls after the constructor that built the input of a trace of driver `d`.
-pub fn sequence_calls(d: &crate::lower::driver::Driver, t: &crate::machine::Trace) -> usize {
-    d.calls_after_constructor(crate::machine::driver_decisions(d, &t.prefix))
 }
 
 /// Emits the test class for one explored method.

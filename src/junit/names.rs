@@ -27,7 +27,7 @@ pub(super) fn test_names(
         let mut name = format!("{method}_{}", outcome(table, t, m.desc.ret.as_ref(), !m.is_static()));
         if let (Some(d), false) = (driver, t.prefix.is_empty()) {
             // Built by calls: how many after the constructor.
-            match super::sequence_calls(d, t) {
+            match super::sequence::sequence_calls(d, t) {
                 0 => name.push_str("_onNew"),
                 1 => name.push_str("_afterOneCall"),
                 n => name.push_str(&format!("_after{n}Calls")),

@@ -131,3 +131,8 @@ impl Target<'_> {
         Ok(s)
     }
 }
+
+/// The calls after the constructor that built the input of a trace of driver `d`.
+pub fn sequence_calls(d: &crate::lower::driver::Driver, t: &crate::machine::Trace) -> usize {
+    d.calls_after_constructor(crate::machine::driver_decisions(d, &t.prefix))
+}

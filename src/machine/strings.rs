@@ -158,7 +158,7 @@ impl<H: HeapStrategy, S: Solver> Machine<'_, H, S> {
                     m.substring(s, dst, &a, &x, &begin, &stop)
                 })
             }
-            StringOp::ToCharArray => self.with_chars(st, &a, &mut |m, s, x| m.to_char_array(s, dst, &x)),
+            StringOp::ToCharArray => self.with_chars(st, &a, &mut |m, s, x| m.char_array(s, dst, &x)),
             StringOp::Equals | StringOp::Compare { .. } => {
                 let Some(Value::Ref(b)) = args.get(1).cloned() else {
                     return Err(self.fault(&st, "a String comparison without an argument"));
@@ -238,8 +238,7 @@ impl<H: HeapStrategy, S: Solver> Machine<'_, H, S> {
     /// `s.substring(begin, end)`: StringIndexOutOfBoundsException unless
     /// `0 <= begin <= end <= length`; `s` itself when that is all of it, else a new string
     /// whose character `k` is `s`'s `begin + k`.
-    #[allow(clippy::too_many_arguments)]
-    fn substring(
+        fn substring(
         &mut self,
         st: State<H>,
         dst: Option<LocalId>,
@@ -284,7 +283,7 @@ impl<H: HeapStrategy, S: Solver> Machine<'_, H, S> {
     }
 
     /// `s.toCharArray()`: a new `char[]` as long as `s` holding its characters.
-    fn to_char_array(&mut self, st: State<H>, dst: Option<LocalId>, x: &Chars) -> Result<Vec<Next<H>>> {
+    fn char_array(&mut self, st: State<H>, dst: Option<LocalId>, x: &Chars) -> Result<Vec<Next<H>>> {
         let mut st = st;
         let kind = ObjKind::Array(JType::Char);
         let r = self.strategy.alloc(super::control::cx!(self), &mut st.heap, kind, Some(x.len.clone()))?;

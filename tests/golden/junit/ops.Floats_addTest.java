@@ -18,7 +18,7 @@ public class Floats_addTest {
      */
     @Test
     public void add_completes() throws Throwable {
-        ops.Floats o0 = Heap.alloc(ops.Floats.class);
+        Floats o0 = Heap.alloc(Floats.class);
         Heap.set(o0, "ops.Floats.total", 1.0);
         o0.add(14.0);
         assertEquals(0.0f, Heap.get(o0, "ops.Floats.scale"));
@@ -32,7 +32,7 @@ public class Floats_addTest {
      */
     @Test
     public void add_completes_2() throws Throwable {
-        ops.Floats o0 = Heap.alloc(ops.Floats.class);
+        Floats o0 = Heap.alloc(Floats.class);
         Heap.set(o0, "ops.Floats.total", 68719476736.0);
         o0.add(16.0);
         assertEquals(0.0f, Heap.get(o0, "ops.Floats.scale"));

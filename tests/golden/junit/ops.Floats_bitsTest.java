@@ -18,7 +18,7 @@ public class Floats_bitsTest {
      */
     @Test
     public void bits_returnsPositive() throws Throwable {
-        int result = ops.Floats.bits(6.0f, 16.0);
+        int result = Floats.bits(6.0f, 16.0);
         assertEquals(4, result);
     }
 
@@ -29,7 +29,7 @@ public class Floats_bitsTest {
      */
     @Test
     public void bits_returnsPositive_2() throws Throwable {
-        int result = ops.Floats.bits(6.0f, 0.0);
+        int result = Floats.bits(6.0f, 0.0);
         assertEquals(3, result);
     }
 
@@ -40,7 +40,7 @@ public class Floats_bitsTest {
      */
     @Test
     public void bits_returnsPositive_3() throws Throwable {
-        int result = ops.Floats.bits(6.0f, -9.0);
+        int result = Floats.bits(6.0f, -9.0);
         assertEquals(2, result);
     }
 
@@ -51,7 +51,7 @@ public class Floats_bitsTest {
      */
     @Test
     public void bits_returnsPositive_4() throws Throwable {
-        int result = ops.Floats.bits(0.0f, 1.0);
+        int result = Floats.bits(0.0f, 1.0);
         assertEquals(1, result);
     }
 
@@ -62,7 +62,7 @@ public class Floats_bitsTest {
      */
     @Test
     public void bits_returnsZero() throws Throwable {
-        int result = ops.Floats.bits(Float.NaN, 16.0);
+        int result = Floats.bits(Float.NaN, 16.0);
         assertEquals(0, result);
     }
 }

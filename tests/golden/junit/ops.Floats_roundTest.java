@@ -18,7 +18,7 @@ public class Floats_roundTest {
      */
     @Test
     public void round_returnsPositive() throws Throwable {
-        int result = ops.Floats.round(6.0f);
+        int result = Floats.round(6.0f);
         assertEquals(6, result);
     }
 
@@ -29,7 +29,7 @@ public class Floats_roundTest {
      */
     @Test
     public void round_returnsPositive_2() throws Throwable {
-        int result = ops.Floats.round(2.5585938f);
+        int result = Floats.round(2.5585938f);
         assertEquals(3, result);
     }
 
@@ -40,7 +40,7 @@ public class Floats_roundTest {
      */
     @Test
     public void round_returnsNegative() throws Throwable {
-        int result = ops.Floats.round(7.9228163e28f);
+        int result = Floats.round(7.9228163e28f);
         assertEquals(-1, result);
     }
 }

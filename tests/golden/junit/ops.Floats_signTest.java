@@ -18,7 +18,7 @@ public class Floats_signTest {
      */
     @Test
     public void sign_returnsPositive() throws Throwable {
-        int result = ops.Floats.sign(Double.NaN);
+        int result = Floats.sign(Double.NaN);
         assertEquals(2, result);
     }
 
@@ -29,7 +29,7 @@ public class Floats_signTest {
      */
     @Test
     public void sign_returnsZero() throws Throwable {
-        int result = ops.Floats.sign(0.0);
+        int result = Floats.sign(0.0);
         assertEquals(0, result);
     }
 
@@ -40,7 +40,7 @@ public class Floats_signTest {
      */
     @Test
     public void sign_returnsNegative() throws Throwable {
-        int result = ops.Floats.sign(-2.0);
+        int result = Floats.sign(-2.0);
         assertEquals(-1, result);
     }
 
@@ -51,7 +51,7 @@ public class Floats_signTest {
      */
     @Test
     public void sign_returnsPositive_2() throws Throwable {
-        int result = ops.Floats.sign(1.0);
+        int result = Floats.sign(1.0);
         assertEquals(1, result);
     }
 }

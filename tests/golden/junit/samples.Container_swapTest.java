@@ -18,8 +18,8 @@ public class Container_swapTest {
      */
     @Test
     public void swap_completes_whenCIsNull() throws Throwable {
-        samples.Container o0 = Heap.alloc(samples.Container.class);
-        o0.swap((samples.Container) null);
+        Container o0 = Heap.alloc(Container.class);
+        o0.swap((Container) null);
         assertNull(Heap.get(o0, "samples.Container.data"));
     }
 
@@ -30,8 +30,8 @@ public class Container_swapTest {
      */
     @Test
     public void swap_completes() throws Throwable {
-        samples.Container o0 = Heap.alloc(samples.Container.class);
-        samples.Container o1 = Heap.alloc(samples.Container.class);
+        Container o0 = Heap.alloc(Container.class);
+        Container o1 = Heap.alloc(Container.class);
         Integer o2 = Integer.valueOf(1);
         Integer o3 = Integer.valueOf(2);
         Heap.set(o0, "samples.Container.data", o2);

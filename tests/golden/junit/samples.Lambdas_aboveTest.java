@@ -18,7 +18,7 @@ public class Lambdas_aboveTest {
      */
     @Test
     public void above_returnsFalse() throws Throwable {
-        samples.Lambdas o0 = Heap.alloc(samples.Lambdas.class);
+        Lambdas o0 = Heap.alloc(Lambdas.class);
         Heap.set(o0, "samples.Lambdas.bias", 8);
         boolean result = o0.above(1);
         assertEquals(false, result);
@@ -32,7 +32,7 @@ public class Lambdas_aboveTest {
      */
     @Test
     public void above_returnsTrue() throws Throwable {
-        samples.Lambdas o0 = Heap.alloc(samples.Lambdas.class);
+        Lambdas o0 = Heap.alloc(Lambdas.class);
         Heap.set(o0, "samples.Lambdas.bias", 1);
         boolean result = o0.above(2);
         assertEquals(true, result);

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.*;
 
 import org.junit.jupiter.api.Test;
 import uberlazy.runtime.Heap;
+import java.util.function.IntUnaryOperator;
 
 /**
  * Tests of samples.Lambdas#adder(I)Ljava/util/function/IntUnaryOperator; (1 traces, 1 tests).
@@ -18,7 +19,7 @@ public class Lambdas_adderTest {
      */
     @Test
     public void adder_returnsNewM7() throws Throwable {
-        java.util.function.IntUnaryOperator result = samples.Lambdas.adder(1);
+        IntUnaryOperator result = Lambdas.adder(1);
         assertNotNull(result);
     }
 }

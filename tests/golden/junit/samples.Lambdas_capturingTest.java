@@ -18,8 +18,8 @@ public class Lambdas_capturingTest {
      */
     @Test
     public void capturing_throwsNullPointerException_whenVIsNull() throws Throwable {
-        Throwable thrown = assertThrows(Throwable.class, () -> samples.Lambdas.capturing(1, (java.lang.Integer) null));
-        assertEquals(java.lang.NullPointerException.class, thrown.getClass());
+        Throwable thrown = assertThrows(Throwable.class, () -> Lambdas.capturing(1, (Integer) null));
+        assertEquals(NullPointerException.class, thrown.getClass());
     }
 
     /**
@@ -30,7 +30,7 @@ public class Lambdas_capturingTest {
     @Test
     public void capturing_returnsFalse() throws Throwable {
         Integer o0 = Integer.valueOf(2);
-        boolean result = samples.Lambdas.capturing(1, o0);
+        boolean result = Lambdas.capturing(1, o0);
         assertEquals(false, result);
     }
 
@@ -42,7 +42,7 @@ public class Lambdas_capturingTest {
     @Test
     public void capturing_returnsTrue() throws Throwable {
         Integer o0 = Integer.valueOf(10);
-        boolean result = samples.Lambdas.capturing(1, o0);
+        boolean result = Lambdas.capturing(1, o0);
         assertEquals(true, result);
     }
 }

@@ -19,8 +19,8 @@ public class Lambdas_emptyTest {
      */
     @Test
     public void empty_throwsNullPointerException_whenCIsNull() throws Throwable {
-        Throwable thrown = assertThrows(Throwable.class, () -> samples.Lambdas.empty((samples.Lambdas.Cell) null));
-        assertEquals(java.lang.NullPointerException.class, thrown.getClass());
+        Throwable thrown = assertThrows(Throwable.class, () -> Lambdas.empty((Lambdas.Cell) null));
+        assertEquals(NullPointerException.class, thrown.getClass());
     }
 
     /**
@@ -30,9 +30,9 @@ public class Lambdas_emptyTest {
      */
     @Test
     public void empty_returnsFalse() throws Throwable {
-        samples.Lambdas.Cell o0 = Heap.alloc(samples.Lambdas.Cell.class);
+        Lambdas.Cell o0 = Heap.alloc(Lambdas.Cell.class);
         Heap.set(o0, "samples.Lambdas$Cell.value", 1);
-        boolean result = samples.Lambdas.empty(o0);
+        boolean result = Lambdas.empty(o0);
         assertEquals(false, result);
         assertEquals(1, Heap.get(o0, "samples.Lambdas$Cell.value"));
     }
@@ -44,8 +44,8 @@ public class Lambdas_emptyTest {
      */
     @Test
     public void empty_returnsTrue() throws Throwable {
-        samples.Lambdas.Cell o0 = Heap.alloc(samples.Lambdas.Cell.class);
-        boolean result = samples.Lambdas.empty(o0);
+        Lambdas.Cell o0 = Heap.alloc(Lambdas.Cell.class);
+        boolean result = Lambdas.empty(o0);
         assertEquals(true, result);
         assertEquals(0, Heap.get(o0, "samples.Lambdas$Cell.value"));
     }

@@ -18,7 +18,7 @@ public class Lambdas_freshTest {
      */
     @Test
     public void fresh_returnsNewCell() throws Throwable {
-        samples.Lambdas.Cell result = samples.Lambdas.fresh(1);
+        Lambdas.Cell result = Lambdas.fresh(1);
         assertTrue(Heap.isNew(result, "samples.Lambdas$Cell"), "result is a new samples.Lambdas$Cell");
         assertEquals(1, Heap.get(result, "samples.Lambdas$Cell.value"));
     }

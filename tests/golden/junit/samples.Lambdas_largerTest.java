@@ -19,8 +19,8 @@ public class Lambdas_largerTest {
     @Test
     public void larger_throwsNullPointerException_whenAIsNull() throws Throwable {
         Integer o0 = Integer.valueOf(1);
-        Throwable thrown = assertThrows(Throwable.class, () -> samples.Lambdas.larger((java.lang.Integer) null, o0));
-        assertEquals(java.lang.NullPointerException.class, thrown.getClass());
+        Throwable thrown = assertThrows(Throwable.class, () -> Lambdas.larger((Integer) null, o0));
+        assertEquals(NullPointerException.class, thrown.getClass());
     }
 
     /**
@@ -31,8 +31,8 @@ public class Lambdas_largerTest {
     @Test
     public void larger_throwsNullPointerException_whenBIsNull() throws Throwable {
         Integer o0 = Integer.valueOf(1);
-        Throwable thrown = assertThrows(Throwable.class, () -> samples.Lambdas.larger(o0, (java.lang.Integer) null));
-        assertEquals(java.lang.NullPointerException.class, thrown.getClass());
+        Throwable thrown = assertThrows(Throwable.class, () -> Lambdas.larger(o0, (Integer) null));
+        assertEquals(NullPointerException.class, thrown.getClass());
     }
 
     /**
@@ -44,7 +44,7 @@ public class Lambdas_largerTest {
     public void larger_returnsPositive() throws Throwable {
         Integer o0 = Integer.valueOf(2);
         Integer o1 = Integer.valueOf(1);
-        int result = samples.Lambdas.larger(o0, o1);
+        int result = Lambdas.larger(o0, o1);
         assertEquals(2, result);
     }
 }

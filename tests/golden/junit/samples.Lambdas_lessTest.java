@@ -19,8 +19,8 @@ public class Lambdas_lessTest {
     @Test
     public void less_throwsNullPointerException_whenAIsNull() throws Throwable {
         Integer o0 = Integer.valueOf(1);
-        Throwable thrown = assertThrows(Throwable.class, () -> samples.Lambdas.less((java.lang.Integer) null, o0));
-        assertEquals(java.lang.NullPointerException.class, thrown.getClass());
+        Throwable thrown = assertThrows(Throwable.class, () -> Lambdas.less((Integer) null, o0));
+        assertEquals(NullPointerException.class, thrown.getClass());
     }
 
     /**
@@ -31,8 +31,8 @@ public class Lambdas_lessTest {
     @Test
     public void less_throwsNullPointerException_whenBIsNull() throws Throwable {
         Integer o0 = Integer.valueOf(1);
-        Throwable thrown = assertThrows(Throwable.class, () -> samples.Lambdas.less(o0, (java.lang.Integer) null));
-        assertEquals(java.lang.NullPointerException.class, thrown.getClass());
+        Throwable thrown = assertThrows(Throwable.class, () -> Lambdas.less(o0, (Integer) null));
+        assertEquals(NullPointerException.class, thrown.getClass());
     }
 
     /**
@@ -44,7 +44,7 @@ public class Lambdas_lessTest {
     public void less_returnsFalse() throws Throwable {
         Integer o0 = Integer.valueOf(8);
         Integer o1 = Integer.valueOf(1);
-        boolean result = samples.Lambdas.less(o0, o1);
+        boolean result = Lambdas.less(o0, o1);
         assertEquals(false, result);
     }
 
@@ -57,7 +57,7 @@ public class Lambdas_lessTest {
     public void less_returnsTrue() throws Throwable {
         Integer o0 = Integer.valueOf(2);
         Integer o1 = Integer.valueOf(3);
-        boolean result = samples.Lambdas.less(o0, o1);
+        boolean result = Lambdas.less(o0, o1);
         assertEquals(true, result);
     }
 }

@@ -18,7 +18,7 @@ public class Lambdas_signTest {
      */
     @Test
     public void sign_returnsPositive() throws Throwable {
-        int result = samples.Lambdas.sign(1);
+        int result = Lambdas.sign(1);
         assertEquals(1, result);
     }
 
@@ -29,7 +29,7 @@ public class Lambdas_signTest {
      */
     @Test
     public void sign_returnsZero() throws Throwable {
-        int result = samples.Lambdas.sign(0);
+        int result = Lambdas.sign(0);
         assertEquals(0, result);
     }
 
@@ -40,7 +40,7 @@ public class Lambdas_signTest {
      */
     @Test
     public void sign_returnsNegative() throws Throwable {
-        int result = samples.Lambdas.sign(-14);
+        int result = Lambdas.sign(-14);
         assertEquals(-1, result);
     }
 }

@@ -18,9 +18,9 @@ public class DoublyLinkedList_addFirstTest {
      */
     @Test
     public void addFirst_completes() throws Throwable {
-        sir.DoublyLinkedList o0 = Heap.alloc(sir.DoublyLinkedList.class);
-        sir.DllNode o1 = Heap.alloc(sir.DllNode.class);
-        sir.DllNode o2 = Heap.alloc(sir.DllNode.class);
+        DoublyLinkedList o0 = Heap.alloc(DoublyLinkedList.class);
+        DllNode o1 = Heap.alloc(DllNode.class);
+        DllNode o2 = Heap.alloc(DllNode.class);
         Heap.set(o0, "sir.DoublyLinkedList.header", o1);
         Heap.set(o0, "sir.DoublyLinkedList.size", 1);
         Heap.set(o1, "sir.DllNode.next", o2);

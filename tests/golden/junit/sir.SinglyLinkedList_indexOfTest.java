@@ -18,7 +18,7 @@ public class SinglyLinkedList_indexOfTest {
      */
     @Test
     public void indexOf_returnsNegative_onNew() throws Throwable {
-        sir.SinglyLinkedList r = new sir.SinglyLinkedList();
+        SinglyLinkedList r = new SinglyLinkedList();
         int result = r.indexOf(1);
         assertEquals(-1, result);
         assertNull(Heap.get(r, "sir.SinglyLinkedList.head"));
@@ -32,7 +32,7 @@ public class SinglyLinkedList_indexOfTest {
      */
     @Test
     public void indexOf_returnsNegative_afterOneCall() throws Throwable {
-        sir.SinglyLinkedList r = new sir.SinglyLinkedList();
+        SinglyLinkedList r = new SinglyLinkedList();
         r.addFirst(9);
         int result = r.indexOf(8);
         assertEquals(-1, result);
@@ -50,7 +50,7 @@ public class SinglyLinkedList_indexOfTest {
      */
     @Test
     public void indexOf_returnsNegative_after2Calls() throws Throwable {
-        sir.SinglyLinkedList r = new sir.SinglyLinkedList();
+        SinglyLinkedList r = new SinglyLinkedList();
         r.addFirst(8);
         r.addFirst(10);
         int result = r.indexOf(9);
@@ -72,7 +72,7 @@ public class SinglyLinkedList_indexOfTest {
      */
     @Test
     public void indexOf_returnsPositive_after2Calls() throws Throwable {
-        sir.SinglyLinkedList r = new sir.SinglyLinkedList();
+        SinglyLinkedList r = new SinglyLinkedList();
         r.addFirst(3);
         r.addFirst(2);
         int result = r.indexOf(3);
@@ -94,7 +94,7 @@ public class SinglyLinkedList_indexOfTest {
      */
     @Test
     public void indexOf_returnsZero_after2Calls() throws Throwable {
-        sir.SinglyLinkedList r = new sir.SinglyLinkedList();
+        SinglyLinkedList r = new SinglyLinkedList();
         r.addFirst(2);
         r.addFirst(3);
         int result = r.indexOf(3);
@@ -116,7 +116,7 @@ public class SinglyLinkedList_indexOfTest {
      */
     @Test
     public void indexOf_returnsNegative_after3Calls() throws Throwable {
-        sir.SinglyLinkedList r = new sir.SinglyLinkedList();
+        SinglyLinkedList r = new SinglyLinkedList();
         r.addFirst(8);
         r.addFirst(10);
         r.addFirst(2);
@@ -142,7 +142,7 @@ public class SinglyLinkedList_indexOfTest {
      */
     @Test
     public void indexOf_returnsPositive_after3Calls() throws Throwable {
-        sir.SinglyLinkedList r = new sir.SinglyLinkedList();
+        SinglyLinkedList r = new SinglyLinkedList();
         r.addFirst(11);
         r.addFirst(8);
         r.addFirst(10);

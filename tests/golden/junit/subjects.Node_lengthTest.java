@@ -18,8 +18,8 @@ public class Node_lengthTest {
      */
     @Test
     public void length_returnsPositive() throws Throwable {
-        subjects.Node o0 = Heap.alloc(subjects.Node.class);
-        subjects.Node o1 = Heap.alloc(subjects.Node.class);
+        Node o0 = Heap.alloc(Node.class);
+        Node o1 = Heap.alloc(Node.class);
         Heap.set(o0, "subjects.Node.next", o1);
         int result = o0.length();
         assertEquals(2, result);

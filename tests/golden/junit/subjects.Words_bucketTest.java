@@ -18,8 +18,8 @@ public class Words_bucketTest {
      */
     @Test
     public void bucket_throwsNullPointerException_whenKeyIsNull() throws Throwable {
-        Throwable thrown = assertThrows(Throwable.class, () -> subjects.Words.bucket((java.lang.String) null));
-        assertEquals(java.lang.NullPointerException.class, thrown.getClass());
+        Throwable thrown = assertThrows(Throwable.class, () -> Words.bucket((String) null));
+        assertEquals(NullPointerException.class, thrown.getClass());
     }
 
     /**
@@ -30,7 +30,7 @@ public class Words_bucketTest {
     @Test
     public void bucket_returnsPositive() throws Throwable {
         String o0 = "c";
-        int result = subjects.Words.bucket(o0);
+        int result = Words.bucket(o0);
         assertEquals(3, result);
     }
 }

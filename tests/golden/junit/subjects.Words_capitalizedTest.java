@@ -18,8 +18,8 @@ public class Words_capitalizedTest {
      */
     @Test
     public void capitalized_throwsNullPointerException_whenWIsNull() throws Throwable {
-        Throwable thrown = assertThrows(Throwable.class, () -> subjects.Words.capitalized((java.lang.String) null));
-        assertEquals(java.lang.NullPointerException.class, thrown.getClass());
+        Throwable thrown = assertThrows(Throwable.class, () -> Words.capitalized((String) null));
+        assertEquals(NullPointerException.class, thrown.getClass());
     }
 
     /**
@@ -30,7 +30,7 @@ public class Words_capitalizedTest {
     @Test
     public void capitalized_returnsFalse() throws Throwable {
         String o0 = "";
-        boolean result = subjects.Words.capitalized(o0);
+        boolean result = Words.capitalized(o0);
         assertEquals(false, result);
     }
 
@@ -42,7 +42,7 @@ public class Words_capitalizedTest {
     @Test
     public void capitalized_returnsFalse_2() throws Throwable {
         String o0 = "@";
-        boolean result = subjects.Words.capitalized(o0);
+        boolean result = Words.capitalized(o0);
         assertEquals(false, result);
     }
 
@@ -54,7 +54,7 @@ public class Words_capitalizedTest {
     @Test
     public void capitalized_returnsFalse_3() throws Throwable {
         String o0 = "g";
-        boolean result = subjects.Words.capitalized(o0);
+        boolean result = Words.capitalized(o0);
         assertEquals(false, result);
     }
 
@@ -66,7 +66,7 @@ public class Words_capitalizedTest {
     @Test
     public void capitalized_returnsTrue() throws Throwable {
         String o0 = "G";
-        boolean result = subjects.Words.capitalized(o0);
+        boolean result = Words.capitalized(o0);
         assertEquals(true, result);
     }
 }
