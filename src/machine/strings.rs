@@ -238,7 +238,7 @@ impl<H: HeapStrategy, S: Solver> Machine<'_, H, S> {
     /// `s.substring(begin, end)`: StringIndexOutOfBoundsException unless
     /// `0 <= begin <= end <= length`; `s` itself when that is all of it, else a new string
     /// whose character `k` is `s`'s `begin + k`.
-        fn substring(
+    fn substring(
         &mut self,
         st: State<H>,
         dst: Option<LocalId>,
