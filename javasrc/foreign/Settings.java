@@ -33,4 +33,12 @@ public class Settings {
     public static int size(Object array) {
         return java.lang.reflect.Array.getLength(array);
     }
+
+    /** Prints when x is positive: System.out is set up by the JVM, not by System's initializer. */
+    public static int say(int x) {
+        if (x > 0) {
+            System.out.println("positive");
+        }
+        return x;
+    }
 }
