@@ -34,7 +34,7 @@ public class Settings {
         return java.lang.reflect.Array.getLength(array);
     }
 
-    /** Prints when x is positive: System.out is set up by the JVM, not by System's initializer. */
+    /** Prints when x is positive: System.out is set up by the JVM, not by System's initializer (which writes null). */
     public static int say(int x) {
         if (x > 0) {
             System.out.println("positive");

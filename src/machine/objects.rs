@@ -83,6 +83,10 @@ impl<H: HeapStrategy, S: Solver> Machine<'_, H, S> {
             Ok(s) => s,
             Err(pushed) => return Ok(vec![pushed]),
         };
+        let mut st = st;
+        if st.init_gaps.unknown(owner, fid).is_some() {
+            self.standard_stream(&mut st, owner, fid)?;
+        }
         if let Some(why) = st.init_gaps.unknown(owner, fid) {
             let fd = self.program.table.field(fid);
             let field = format!("{}.{}", self.program.table.class(owner).name.replace('/', "."), fd.name);
@@ -95,6 +99,21 @@ impl<H: HeapStrategy, S: Solver> Machine<'_, H, S> {
             m.note_static(&mut s, fid, &v);
             Ok(vec![m.produce(s, dst, v)])
         })
+    }
+
+    /// `System.out` and `System.err`, which the JVM sets up at startup: a `PrintStream` whose
+    /// methods print nothing the test checks (see `models`), the same one for every read.
+    fn standard_stream(&mut self, st: &mut State<H>, owner: ClassId, f: FieldId) -> Result<()> {
+        let table = &self.program.table;
+        let stream = matches!(table.field(f).name.as_str(), "out" | "err");
+        if table.class(owner).name != "java/lang/System" || !stream {
+            return Ok(());
+        }
+        let Some(cid) = table.lookup("java/io/PrintStream") else { return Ok(()) };
+        let r = self.strategy.alloc(cx!(self), &mut st.heap, ObjKind::Class(cid), None)?;
+        st.heap = self.strategy.put_static(cx!(self), &st.heap, f, Value::Ref(r))?;
+        st.init_gaps.written.push(f);
+        Ok(())
     }
 
     /// Remembers a static's value at the run's first touch of it (outside initializers).

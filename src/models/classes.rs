@@ -39,6 +39,7 @@ pub const HIERARCHY: &[(&str, &str)] = &[
     ("java/lang/StringBuilder", "java/lang/Object"),
     ("java/lang/Class", "java/lang/Object"),
     ("java/util/Objects", "java/lang/Object"),
+    ("java/io/PrintStream", "java/lang/Object"),
 ];
 
 /// Final JDK classes (no subclass can exist).

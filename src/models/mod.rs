@@ -206,6 +206,9 @@ pub fn lookup(class: &str, name: &str, desc: &str) -> Option<Model> {
         // A builder's characters are not modelled: what it makes is a computed string.
         ("java/lang/StringBuilder", "append" | "reverse", _) => Model::Receiver,
         ("java/lang/StringBuilder", "toString", "()Ljava/lang/String;") => Model::NewString,
+        // `System.out` and `System.err`: what a method prints is not part of what a test checks.
+        ("java/io/PrintStream", "print" | "println" | "write" | "flush" | "close", _) => Model::Nothing,
+        ("java/io/PrintStream", "printf" | "format" | "append", _) => Model::Receiver,
         ("java/lang/Object" | "java/lang/Integer", "toString", "()Ljava/lang/String;") => Model::NewString,
         _ => return boxing(class, name, desc),
     })
