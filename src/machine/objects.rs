@@ -138,7 +138,10 @@ impl<H: HeapStrategy, S: Solver> Machine<'_, H, S> {
         let v = self.narrow_to(&f.ty, v);
         let in_init = st.top().is_some_and(|fr| fr.kind == super::state::FrameKind::ClassInit);
         let initializing = st.frames.iter().any(|fr| fr.kind == super::state::FrameKind::ClassInit);
-        st.init_gaps.wrote(owner, fid, initializing);
+        let own_init = in_init && st.top().is_some_and(|fr| self.program.table.method(fr.method).owner == owner);
+        if !(own_init && st.init_gaps.startup(owner)) {
+            st.init_gaps.wrote(owner, fid, initializing);
+        }
         let states = if in_init || st.statics.iter().any(|(g, _)| *g == fid) {
             vec![st]
         } else {

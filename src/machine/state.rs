@@ -161,14 +161,15 @@ impl InitGaps {
         if self.written.contains(&f) { None } else { Some(why) }
     }
 
+    /// Whether `owner`'s statics are the JVM's startup state (`System.out`): what its own
+    /// initializer writes there is not their value.
+    pub fn startup(&self, owner: ClassId) -> bool {
+        let startup = crate::cut::CutReason::Unsupported(crate::cut::Unsupported::JvmStartup);
+        self.classes.iter().any(|(c, why)| *c == owner && *why == startup)
+    }
+
     /// Notes a write of static `f` of class `owner` (`in_init`: by a class initializer).
     pub fn wrote(&mut self, owner: ClassId, f: crate::classfile::FieldId, in_init: bool) {
-        // The JVM sets up such a class's statics after its initializer (`System.out`): what
-        // the initializer writes there is not their value.
-        let startup = crate::cut::CutReason::Unsupported(crate::cut::Unsupported::JvmStartup);
-        if in_init && self.classes.iter().any(|(c, why)| *c == owner && *why == startup) {
-            return;
-        }
         if (in_init || self.classes.iter().any(|(c, _)| *c == owner)) && !self.written.contains(&f) {
             self.written.push(f);
         }

@@ -22,8 +22,9 @@ pub const JAVA_MODELS: &[(&str, &str)] = &[
 ];
 
 /// JDK classes whose statics the JVM sets up at startup, not their class initializers
-/// (`System.props`, `System.out`): the machine knows none of them.
-pub const JVM_STARTUP_CLASSES: &[&str] = &["java/lang/System"];
+/// (`System.props`, `System.out`, `SharedSecrets.javaLangAccess`): the machine knows none of
+/// them, but for the standard streams.
+pub const JVM_STARTUP_CLASSES: &[&str] = &["java/lang/System", "jdk/internal/access/SharedSecrets"];
 
 /// The compiled model classes (`testdata/models.jar`, built from `javasrc/models/`).
 pub static JAVA_MODELS_JAR: &[u8] = include_bytes!("../../testdata/models.jar");
