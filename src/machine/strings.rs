@@ -219,20 +219,25 @@ impl<H: HeapStrategy, S: Solver> Machine<'_, H, S> {
         let parts = [self.terms.sle(&zero, i), self.terms.slt(i, &x.len)];
         let inside = self.terms.and(&parts);
         let mut next = Vec::new();
-        for (s, yes) in self.split(st, &inside) {
-            if !yes {
-                next.extend(self.raise(s, "java/lang/StringIndexOutOfBoundsException")?);
-                continue;
-            }
-            let mut v = x.chars.first().cloned().unwrap_or(zero.clone());
-            for (k, c) in x.chars.iter().enumerate().skip(1) {
-                let at = self.terms.int(k as i32);
-                let here = self.terms.eq(i, &at);
-                v = self.terms.ite(&here, c, &v);
-            }
+        for s in self.within_bounds(st, &inside, &mut next)? {
+            let v = self.char_of(x, i);
             next.push(self.finish_call(s, dst, Some(Value::Int(v))));
         }
         Ok(next)
+    }
+
+    /// The sides of `st` on which `inside` holds; on the others the JDK raises
+    /// StringIndexOutOfBoundsException, into `next`.
+    fn within_bounds(&mut self, st: State<H>, inside: &Term, next: &mut Vec<Next<H>>) -> Result<Vec<State<H>>> {
+        let mut ok = Vec::new();
+        for (s, yes) in self.split(st, inside) {
+            if yes {
+                ok.push(s);
+            } else {
+                next.extend(self.raise(s, "java/lang/StringIndexOutOfBoundsException")?);
+            }
+        }
+        Ok(ok)
     }
 
     /// `s.substring(begin, end)`: StringIndexOutOfBoundsException unless
@@ -251,11 +256,7 @@ impl<H: HeapStrategy, S: Solver> Machine<'_, H, S> {
         let parts = [self.terms.sle(&zero, begin), self.terms.sle(begin, end), self.terms.sle(end, &x.len)];
         let inside = self.terms.and(&parts);
         let mut next = Vec::new();
-        for (s, yes) in self.split(st, &inside) {
-            if !yes {
-                next.extend(self.raise(s, "java/lang/StringIndexOutOfBoundsException")?);
-                continue;
-            }
+        for s in self.within_bounds(st, &inside, &mut next)? {
             let whole = [self.terms.eq(begin, &zero), self.terms.eq(end, &x.len)];
             let whole = self.terms.and(&whole);
             for (mut s, all) in self.split(s, &whole) {

@@ -208,6 +208,32 @@ impl<S: Solver> Chain<S> {
     }
 }
 
+impl<S: Solver> Chain<S> {
+    /// [`Solver::eval_with`]: the pinned assignment with `with`'s values, else (array
+    /// contents) the inner solver's model of the same path condition.
+    fn eval_overriding(&mut self, terms: &[Term], with: &[(Term, u64)]) -> Option<Vec<Val>> {
+        if let Some((m, pc)) = &self.pinned {
+            let mut m = std::borrow::Cow::Borrowed(m);
+            for (v, x) in with {
+                if let Some(name) = v.var_names().into_iter().next() {
+                    m.to_mut().values.insert(name, Val::Bv(*x));
+                }
+            }
+            let mut ev = Evaluator::new(&m);
+            if let Some(vals) = terms.iter().map(|t| ev.eval(t)).collect::<Option<Vec<_>>>() {
+                return Some(vals);
+            }
+            // The assignment does not fix these terms (array contents): ask the solver.
+            let pc = pc.clone();
+            self.pinned = None;
+            if !matches!(self.inner.model(&pc), SatResult::Sat(_)) {
+                return None;
+            }
+        }
+        if with.is_empty() { self.inner.eval(terms) } else { self.inner.eval_with(terms, with) }
+    }
+}
+
 impl<S: Solver> Solver for Chain<S> {
     /// A recent or repaired model, a refutation without the solver, or the solver on the
     /// part of `pc` that depends on what the recent models leave open: the rest of `pc`
@@ -269,41 +295,11 @@ impl<S: Solver> Solver for Chain<S> {
     }
 
     fn eval_with(&mut self, terms: &[Term], with: &[(Term, u64)]) -> Option<Vec<Val>> {
-        if let Some((m, pc)) = &self.pinned {
-            let mut m = m.clone();
-            for (v, x) in with {
-                if let Some(name) = v.var_names().into_iter().next() {
-                    m.values.insert(name, Val::Bv(*x));
-                }
-            }
-            let mut ev = Evaluator::new(&m);
-            if let Some(vals) = terms.iter().map(|t| ev.eval(t)).collect::<Option<Vec<_>>>() {
-                return Some(vals);
-            }
-            // Array contents: the solver's model of the same path condition, as `eval` asks.
-            let pc = pc.clone();
-            self.pinned = None;
-            if !matches!(self.inner.model(&pc), SatResult::Sat(_)) {
-                return None;
-            }
-        }
-        self.inner.eval_with(terms, with)
+        self.eval_overriding(terms, with)
     }
 
     fn eval(&mut self, terms: &[Term]) -> Option<Vec<Val>> {
-        if let Some((m, pc)) = &self.pinned {
-            let mut ev = Evaluator::new(m);
-            if let Some(vals) = terms.iter().map(|t| ev.eval(t)).collect::<Option<Vec<_>>>() {
-                return Some(vals);
-            }
-            // The assignment does not fix these terms (array contents): ask the solver.
-            let pc = pc.clone();
-            self.pinned = None;
-            if !matches!(self.inner.model(&pc), SatResult::Sat(_)) {
-                return None;
-            }
-        }
-        self.inner.eval(terms)
+        self.eval_overriding(terms, &[])
     }
 
     fn stats(&self) -> SolverStats {
