@@ -72,8 +72,8 @@ impl ClassTable {
     }
 
     /// The aliases of the instance methods with code that `class` inherits from superclasses
-    /// on the class path and does not declare: the public and protected ones, and the
-    /// package-private ones of its own package; the nearest superclass's method of a signature
+    /// on the class path and does not declare: the public ones, and the protected and
+    /// package-private ones of its own package (which a test there can call); the nearest superclass's method of a signature
     /// is the one a `class` runs. (`PatriciaTrie#put` runs `AbstractPatriciaTrie#put`.)
     pub fn inherited_targets(&mut self, class: ClassId) -> Vec<MethodId> {
         let package = |t: &ClassTable, c: ClassId| t.class(c).name.rsplit_once('/').map(|(p, _)| p.to_string());
@@ -98,7 +98,9 @@ impl ClassTable {
                 if md.is_static() || md.is_private() || md.name.starts_with('<') {
                     continue;
                 }
-                let visible = md.access & (access::PUBLIC | access::PROTECTED) != 0 || package(self, up) == own_package;
+                // A test in the class's package calls a protected or package-private method
+                // only when the class declaring it is in that package too.
+                let visible = md.access & access::PUBLIC != 0 || package(self, up) == own_package;
                 let made = md.access & access::COMPILER_MADE != 0;
                 let wanted = visible && md.has_code && !made;
                 if seen.insert((md.name.clone(), md.desc.to_string())) && wanted {
