@@ -201,6 +201,20 @@ pub fn jdk_jmod(home: &std::path::Path) -> std::path::PathBuf {
     home.join("jmods").join("java.base.jmod")
 }
 
+/// The installed JDK: `$JAVA_HOME`, else the home of the `java` found on `PATH` (symlinks
+/// resolved), when it holds `jmods/java.base.jmod`. Read from the environment: for the CLI
+/// and a library caller's own setup, never below them.
+pub fn installed_jdk() -> Option<std::path::PathBuf> {
+    let from_env = std::env::var_os("JAVA_HOME").map(std::path::PathBuf::from);
+    let from_path = std::env::var_os("PATH").and_then(|paths| {
+        std::env::split_paths(&paths).map(|d| d.join("java")).find(|p| p.is_file()).and_then(|java| {
+            let real = std::fs::canonicalize(java).ok()?;
+            Some(real.parent()?.parent()?.to_path_buf())
+        })
+    });
+    from_env.into_iter().chain(from_path).find(|home| jdk_jmod(home).is_file())
+}
+
 /// One analysis run's settings.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Config {

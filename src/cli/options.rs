@@ -116,7 +116,7 @@ impl AnalysisArgs {
             check_models,
             solver_timeout_ms: self.solver_timeout,
             precondition: self.precondition.clone(),
-            jdk: self.jdk.clone().or_else(installed_jdk),
+            jdk: self.jdk.clone().or_else(config::installed_jdk),
         }
     }
 
@@ -138,19 +138,6 @@ impl AnalysisArgs {
             _ => Ok(()),
         }
     }
-}
-
-/// The installed JDK: `$JAVA_HOME`, else the home of the `java` found on `PATH` (symlinks
-/// resolved), when it holds `jmods/java.base.jmod`.
-fn installed_jdk() -> Option<std::path::PathBuf> {
-    let from_env = std::env::var_os("JAVA_HOME").map(std::path::PathBuf::from);
-    let from_path = std::env::var_os("PATH").and_then(|paths| {
-        std::env::split_paths(&paths).map(|d| d.join("java")).find(|p| p.is_file()).and_then(|java| {
-            let real = std::fs::canonicalize(java).ok()?;
-            Some(real.parent()?.parent()?.to_path_buf())
-        })
-    });
-    from_env.into_iter().chain(from_path).find(|home| config::jdk_jmod(home).is_file())
 }
 
 /// Parses `lazy,uber` into strategies (an unknown or repeated name is a usage error).

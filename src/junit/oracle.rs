@@ -70,6 +70,14 @@ impl<'a> Oracle<'a> {
         }
     }
 
+    /// This oracle, for a test that declares no variable per input object (a call sequence
+    /// passes its input strings as literals): only the roots it is given are named.
+    pub fn unnamed_inputs(mut self) -> Self {
+        self.names.clear();
+        self.order.clear();
+        self
+    }
+
     /// This oracle, reading no field of a class of the JDK's packages (see `opaque_jdk`).
     pub fn opaque_jdk(mut self) -> Self {
         self.opaque_jdk = true;

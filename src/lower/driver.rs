@@ -6,8 +6,11 @@
 //! The driver's parameters are the sequence's choices and arguments, all symbolic: at step
 //! `s` a switch on `c<s>` picks mutator `i` (case `i`) or the method under test (default),
 //! so a trace's decisions in the driver say which calls built its input, and a model gives
-//! their arguments. An object argument (`Object`, `Comparable`, `Integer`, ...) is
-//! `Integer.valueOf` of an int parameter. The last switch (after N calls) has only its
+//! their arguments. An element argument (`Object`, `Comparable`, `Integer`, ...) is
+//! `Integer.valueOf` of an int parameter (a `String` parameter where the class keys by
+//! strings); a `String` is a parameter the strategy makes as an input value; a collection, a
+//! map, an own-type or interface-typed argument is built by one of its recipes
+//! (`recipes.rs`), picked by an int parameter (a case per recipe, null by default). The last switch (after N calls) has only its
 //! default, so the decision that starts the method under test is always the driver's last
 //! one. Every call before the method under test is covered by a handler to the driver's
 //! `threw` block, where the machine drops the state (a prefix that throws builds no input).
@@ -28,15 +31,45 @@ pub const SEQUENCE_CLASS: &str = "uberlazy/Sequence";
 /// How a driver passes one argument of a call.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Arg {
-    /// The driver parameter that holds the argument (or the int it is boxed from).
+    /// The driver parameter that holds the argument (the int it is boxed from, or the int
+    /// that picks its recipe).
     pub param: usize,
     /// The argument's declared type in the callee.
     pub ty: JType,
-    /// Whether it is `Integer.valueOf(param)`.
-    pub boxed: bool,
+    pub how: How,
 }
 
-/// One call a driver can make: a constructor, a mutator at some step, or the method under test.
+/// What a driver parameter makes of an argument.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum How {
+    /// The parameter itself: a primitive, or a `String` the strategy makes as an input value.
+    Param,
+    /// `Integer.valueOf(param)`.
+    Boxed,
+    /// The object recipe `param` picks (case `k` → `recipes[k]`; any other value: null).
+    Built(Vec<Recipe>),
+}
+
+impl Arg {
+    /// The recipe a model's value of the parameter picks (`None`: the argument is null).
+    pub fn recipe(&self, picked: i64) -> Option<&Recipe> {
+        match &self.how {
+            How::Built(rs) => usize::try_from(picked).ok().and_then(|k| rs.get(k)),
+            _ => None,
+        }
+    }
+}
+
+/// How a driver builds an object argument: `calls[0]` makes it (a public constructor of
+/// `class`, or a static factory), the rest are called on it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Recipe {
+    /// The class of the object made (the factory's declared result for a factory).
+    pub class: ClassId,
+    pub calls: Vec<Site>,
+}
+
+/// One call a driver can make: a constructor or factory, a mutator at some step, or the method under test.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Site {
     pub method: MethodId,
@@ -67,8 +100,11 @@ pub struct Driver {
     pub receiver: Option<FieldId>,
     /// The driver's local that holds the receiver.
     pub receiver_local: Option<LocalId>,
-    /// Public constructors; with several, the switch at `ctor_pc` picks one (case `k` picks
-    /// `ctors[k]`, the default `ctors[0]`).
+    /// The driver's locals that hold the objects built for the method under test's
+    /// arguments (built before the receiver, so states are compared on them too).
+    pub built_args: Vec<LocalId>,
+    /// Public constructors and static factories of the class; with several, the switch at
+    /// `ctor_pc` picks one (case `k` picks `ctors[k]`, the default `ctors[0]`).
     pub ctors: Vec<Site>,
     pub ctor_pc: Option<u32>,
     /// Steps 1..=N, then the last switch (no calls).
@@ -126,4 +162,7 @@ pub struct Settings {
     pub max_calls: u32,
     /// The mutators by name (empty: chosen automatically).
     pub methods: Vec<String>,
+    /// Element arguments (`Object`, `Comparable`, ...) are `String`s rather than boxed ints
+    /// (`--object-inputs string`, or a class that keys by strings).
+    pub strings: bool,
 }

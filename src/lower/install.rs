@@ -2,32 +2,42 @@
 //! constructors, mutators, observers and the IR of its synthetic method.
 
 use super::build::Builder;
-use super::driver::{Arg, Driver, SEQUENCE_CLASS, Settings, Site, StepSites};
+use super::driver::{Driver, SEQUENCE_CLASS, Settings, Site, StepSites};
+use super::recipes::{Params, is_element, operands};
 use crate::classfile::{ClassId, ClassTable, FieldId, JType, MethodDesc, MethodId, access};
 use crate::ir::{
     BlockId, Body, Call, Const, Expr, FieldRef, Handler, InvokeKind, LocalId, MethodRef, Operand, Stmt, Terminator,
 };
 use crate::{Error, Result};
 
-/// The int-like type an argument is built from, or `None` when a driver cannot build one.
-fn buildable(ty: &JType) -> Option<bool> {
-    match ty {
-        JType::Boolean | JType::Byte | JType::Char | JType::Short | JType::Int | JType::Long => Some(false),
-        JType::Class(c)
-            if matches!(
-                c.as_str(),
-                "java/lang/Object"
-                    | "java/lang/Integer"
-                    | "java/lang/Comparable"
-                    | "java/lang/Number"
-                    | "java/io/Serializable"
-            ) =>
-        {
-            Some(true)
-        }
-        _ => None,
-    }
-}
+/// Constructors and factories a driver picks the receiver's from at most.
+const MAX_MAKERS: usize = 4;
+
+/// The methods of java.util's collection and map interfaces that change the collection.
+const COLLECTION_MUTATORS: &[&str] = &[
+    "add",
+    "addAll",
+    "addFirst",
+    "addLast",
+    "clear",
+    "offer",
+    "offerFirst",
+    "offerLast",
+    "poll",
+    "pollFirst",
+    "pollLast",
+    "pop",
+    "push",
+    "put",
+    "putAll",
+    "putIfAbsent",
+    "remove",
+    "removeAll",
+    "removeFirst",
+    "removeLast",
+    "retainAll",
+    "set",
+];
 
 /// Methods no sequence calls by default: `Object`'s, those that copy or compare the receiver,
 /// and capacity management, which changes no state a caller sees (and with a symbolic
@@ -43,32 +53,6 @@ const NEVER: &[&str] = &[
     "ensureCapacity",
     "trimToSize",
 ];
-
-/// The driver's parameters as they are declared, then its other locals.
-struct Params {
-    names: Vec<(String, JType)>,
-}
-
-impl Params {
-    fn add(&mut self, name: String, ty: JType) -> usize {
-        self.names.push((name, ty));
-        self.names.len() - 1
-    }
-
-    /// Parameters for the arguments of `m` (`prefix` names them), or `None` when one of its
-    /// argument types cannot be built.
-    fn site(&mut self, table: &ClassTable, m: MethodId, prefix: &str) -> Option<Site> {
-        let desc = &table.method(m).desc;
-        let kinds: Vec<bool> = desc.params.iter().map(buildable).collect::<Option<_>>()?;
-        let mut args = Vec::new();
-        for (j, (ty, boxed)) in desc.params.iter().zip(kinds).enumerate() {
-            let pty = if boxed { JType::Int } else { ty.clone() };
-            let param = self.add(format!("{prefix}_{j}"), pty);
-            args.push(Arg { param, ty: ty.clone(), boxed });
-        }
-        Some(Site { method: m, args })
-    }
-}
 
 fn unusable(table: &ClassTable, m: MethodId, why: &str) -> Error {
     Error::Usage(format!("--inputs api cannot test {}: {why}", table.method_display(m)))
@@ -114,7 +98,7 @@ impl super::Program {
             return Err(unusable(table, target, "it is private, so no test calls it"));
         }
         let class = tm.owner;
-        let mut params = Params { names: Vec::new() };
+        let mut params = Params::new(table, class, settings.strings);
         let (ctors, mutators) = if tm.is_static() {
             (Vec::new(), Vec::new())
         } else {
@@ -122,32 +106,44 @@ impl super::Program {
             if c.is_interface() || c.is_abstract() {
                 return Err(unusable(table, target, "its class is abstract, so no constructor builds a receiver"));
             }
+            let own = JType::Class(c.name.clone());
+            // Public constructors, and static factories of the class returning it
+            // (`Fraction.getFraction(int, int)`, `SetUniqueList.setUniqueList(List)`).
             let mut ctors: Vec<MethodId> = c
                 .methods
                 .iter()
                 .copied()
                 .filter(|m| {
                     let md = table.method(*m);
-                    md.name == "<init>"
+                    let maker = md.name == "<init>" || (md.is_static() && md.desc.ret.as_ref() == Some(&own));
+                    maker
                         && md.access & access::PUBLIC != 0
-                        && md.desc.params.iter().all(|p| buildable(p).is_some())
+                        && md.desc.params.iter().all(|p| params.buildable(table, p, false))
                 })
                 .collect();
             // The no-argument constructor when there is one (a capacity argument only makes
-            // states no call can tell apart, and symbolic array lengths), else every one, the
-            // simplest first.
-            ctors.sort_by_key(|m| table.method(*m).desc.params.len());
+            // states no call can tell apart, and symbolic array lengths), else the simplest
+            // few: fewer object arguments (a string to parse, a collection), then fewer
+            // arguments, constructors before factories.
+            let key = |m: &MethodId| {
+                let md = table.method(*m);
+                let objects = md.desc.params.iter().filter(|p| matches!(p, JType::Class(_) | JType::Array(_))).count();
+                (objects, md.desc.params.len(), md.is_static(), md.name.clone(), md.desc.descriptor())
+            };
+            ctors.sort_by_key(key);
             if ctors.first().is_some_and(|m| table.method(*m).desc.params.is_empty()) {
                 ctors.truncate(1);
             }
+            ctors.truncate(MAX_MAKERS);
+            ctors.sort_by_key(|m| key(m).1);
             if ctors.is_empty() {
                 return Err(unusable(
                     table,
                     target,
-                    "its class has no public constructor whose arguments a test can build",
+                    "its class has no public constructor or factory whose arguments a test can build",
                 ));
             }
-            (ctors, self.mutators(class, settings)?)
+            (ctors, self.mutators(class, settings, &mut params)?)
         };
         let table = &self.table;
         let ctor_choice = (ctors.len() > 1).then(|| params.add("ctor".into(), JType::Int));
@@ -168,7 +164,8 @@ impl super::Program {
             unusable(
                 table,
                 target,
-                "an argument's type is one a test cannot build (only primitives and Object/Integer-like keys)",
+                "an argument's type is one a test cannot build (primitives, elements, strings, collections and maps, \
+                 objects of the class path made by a public constructor or factory)",
             )
         })?;
         let jdk_class = {
@@ -194,7 +191,6 @@ impl super::Program {
         };
         // The synthetic class, its fields and the method.
         let index = self.drivers.len();
-        let integer = self.table.intern("java/lang/Integer");
         let seq = self.table.intern(SEQUENCE_CLASS);
         let class_ty = JType::Class(self.table.class(class).name.clone());
         let receiver = (!tm.is_static()).then(|| {
@@ -228,9 +224,22 @@ impl super::Program {
         let threw = b.block();
         b.end(threw, Terminator::Return(None));
         let catch_all = Handler { catch: None, target: threw, exception: exc };
+        // The arguments of the method under test are built first: their recipes' decisions
+        // are then part of the prefix, and the last driver decision before the call is the
+        // step switch that chose it.
+        let (ready, mut call_args) = operands(&mut b, table, entry, &call, &catch_all);
+        let built_args: Vec<LocalId> = call
+            .args
+            .iter()
+            .zip(&call_args)
+            .filter_map(|(a, o)| match (&a.how, o) {
+                (super::driver::How::Built(_), Operand::Local(x)) => Some(*x),
+                _ => None,
+            })
+            .collect();
         let steps_blocks: Vec<BlockId> = (0..=n).map(|_| b.block()).collect();
         let mut_block = b.block();
-        // Constructors.
+        // Constructors and factories.
         let ctor_blocks: Vec<BlockId> = ctor_sites.iter().map(|_| b.block()).collect();
         let mut ctor_pc = None;
         match (ctor_choice, ctor_blocks.as_slice()) {
@@ -239,31 +248,35 @@ impl super::Program {
                 let cases = ctor_blocks.iter().enumerate().skip(1).map(|(k, blk)| (k as i32, *blk)).collect();
                 let default = ctor_blocks.first().copied().unwrap_or(threw);
                 ctor_pc =
-                    Some(b.end(entry, Terminator::Switch { key: Operand::Local(LocalId(p as u32)), cases, default }));
+                    Some(b.end(ready, Terminator::Switch { key: Operand::Local(LocalId(p as u32)), cases, default }));
             }
             (None, [only]) => {
-                b.end(entry, Terminator::Goto(*only));
+                b.end(ready, Terminator::Goto(*only));
             }
             (None, _) => {
-                b.end(entry, Terminator::Goto(steps_blocks.first().copied().unwrap_or(mut_block)));
+                b.end(ready, Terminator::Goto(steps_blocks.first().copied().unwrap_or(mut_block)));
             }
         }
         for (site, blk) in ctor_sites.iter().zip(&ctor_blocks) {
-            b.push(*blk, Stmt::Assign(r, Expr::New(class)));
-            let mut args = vec![Operand::Local(r)];
-            args.extend(box_args(&mut b, integer, *blk, site));
-            b.push(
-                *blk,
-                Stmt::Invoke(Call { kind: InvokeKind::Special, method: method_ref(table, site.method, class), args }),
-            );
+            cover(&mut b, *blk, &catch_all);
+            let factory = table.method(site.method).is_static();
+            if !factory {
+                b.push(*blk, Stmt::Assign(r, Expr::New(class)));
+            }
+            let (at, mut args) = operands(&mut b, table, *blk, site, &catch_all);
+            if factory {
+                let call = Call { kind: InvokeKind::Static, method: method_ref(table, site.method, class), args };
+                b.push(at, Stmt::Assign(r, Expr::Invoke(call)));
+            } else {
+                args.insert(0, Operand::Local(r));
+                let method = method_ref(table, site.method, class);
+                b.push(at, Stmt::Invoke(Call { kind: InvokeKind::Special, method, args }));
+            }
             if let Some(f) = receiver {
-                b.push(*blk, Stmt::PutStatic(field_ref(table, f), Operand::Local(r)));
+                b.push(at, Stmt::PutStatic(field_ref(table, f), Operand::Local(r)));
             }
             if let Some(first) = steps_blocks.first() {
-                b.end(*blk, Terminator::Goto(*first));
-            }
-            if let Some(blk) = b.blocks.get_mut(blk.0 as usize) {
-                blk.handlers.push(catch_all.clone());
+                b.end(at, Terminator::Goto(*first));
             }
         }
         // Steps.
@@ -277,20 +290,12 @@ impl super::Program {
             let mut cases = Vec::new();
             for (i, site) in sites.iter().enumerate() {
                 let cb = b.block();
-                let mut args = vec![Operand::Local(r)];
-                args.extend(box_args(&mut b, integer, cb, site));
-                b.push(
-                    cb,
-                    Stmt::Invoke(Call {
-                        kind: InvokeKind::Virtual,
-                        method: method_ref(table, site.method, class),
-                        args,
-                    }),
-                );
-                b.end(cb, Terminator::Goto(next));
-                if let Some(x) = b.blocks.get_mut(cb.0 as usize) {
-                    x.handlers.push(catch_all.clone());
-                }
+                cover(&mut b, cb, &catch_all);
+                let (at, mut args) = operands(&mut b, table, cb, site, &catch_all);
+                args.insert(0, Operand::Local(r));
+                let method = method_ref(table, site.method, class);
+                b.push(at, Stmt::Invoke(Call { kind: InvokeKind::Virtual, method, args }));
+                b.end(at, Terminator::Goto(next));
                 cases.push((i as i32, cb));
             }
             let pc = b.end(*blk, Terminator::Switch { key, cases, default: mut_block });
@@ -298,7 +303,7 @@ impl super::Program {
         }
         // The call of the method under test, then the observers.
         let mut args = if tm.is_static() { Vec::new() } else { vec![Operand::Local(r)] };
-        args.extend(box_args(&mut b, integer, mut_block, &call));
+        args.append(&mut call_args);
         let kind = if tm.is_static() { InvokeKind::Static } else { InvokeKind::Virtual };
         let invoke = Call { kind, method: method_ref(table, target, class), args };
         let result = tm.desc.ret.clone().map(|ty| b.local("result".into(), ty));
@@ -333,6 +338,7 @@ impl super::Program {
             class,
             receiver,
             receiver_local: (!tm.is_static()).then_some(r),
+            built_args,
             ctors: ctor_sites,
             ctor_pc,
             steps,
@@ -349,11 +355,12 @@ impl super::Program {
 
     /// The mutators of `class`: `settings.methods` by name, or every public instance method
     /// whose arguments a driver can build, that returns nothing, a primitive or an element
-    /// (`Object`, `Integer`, ...), and that may write a field of the class.
-    fn mutators(&mut self, class: ClassId, settings: &Settings) -> Result<Vec<MethodId>> {
+    /// (`Object`, `Integer`, `String`, ...), and that may write a field of the class.
+    fn mutators(&mut self, class: ClassId, settings: &Settings, params: &mut Params) -> Result<Vec<MethodId>> {
         let table = &self.table;
         let all = public_methods(table, class);
-        let buildable_args = |m: &MethodId| table.method(*m).desc.params.iter().all(|p| buildable(p).is_some());
+        let mut buildable_args =
+            |m: &MethodId| table.method(*m).desc.params.iter().all(|p| params.buildable(table, p, false));
         if !settings.methods.is_empty() {
             let mut out = Vec::new();
             for name in &settings.methods {
@@ -373,15 +380,21 @@ impl super::Program {
         // entry) is not a mutator by default: its writes fill caches (`keySet()`).
         let returns_element = |m: &MethodId| match &table.method(*m).desc.ret {
             None => true,
-            Some(JType::Class(c)) => buildable(&JType::Class(c.clone())).is_some(),
+            Some(ty @ JType::Class(_)) => is_element(ty),
             Some(JType::Array(_)) => false,
             Some(_) => true,
         };
         let candidates: Vec<MethodId> = all.into_iter().filter(|m| buildable_args(m) && returns_element(m)).collect();
         let chain = self.table.superclasses(class);
+        let collection = ["java/util/Collection", "java/util/Map"]
+            .iter()
+            .any(|i| self.table.lookup(i).is_some_and(|i| self.table.is_subclass(class, i)));
         let mut out = Vec::new();
         for m in candidates {
-            if self.writes_fields_of(m, &chain) {
+            // A collection's own mutators change it even where they only call a decorated
+            // collection's (an interface call whose code is not known here).
+            let named = collection && COLLECTION_MUTATORS.contains(&self.table.method(m).name.as_str());
+            if named || self.writes_fields_of(m, &chain) {
                 out.push(m);
             }
         }
@@ -427,8 +440,8 @@ impl super::Program {
         true
     }
 
-    /// Whether `m`, or a method of `classes` that it may call, writes a field declared by one
-    /// of `classes` (looked at within a bounded number of methods: a method whose writes are
+    /// Whether `m`, or a method of `classes` that it may call (not a constructor), writes a
+    /// field declared by one of `classes` (looked at within a bounded number of methods: a method whose writes are
     /// beyond it is not a mutator).
     fn writes_fields_of(&mut self, m: MethodId, classes: &[ClassId]) -> bool {
         let names: Vec<String> = classes.iter().map(|c| self.table.class(*c).name.clone()).collect();
@@ -448,7 +461,9 @@ impl super::Program {
                 return true;
             }
             for c in self.callees(&body) {
-                if self.table.method(c).has_code && related(&self.table, c) && seen.insert(c) {
+                // A constructor or class initializer writes the fields of a new object.
+                let makes = self.table.method(c).name.starts_with('<');
+                if self.table.method(c).has_code && !makes && related(&self.table, c) && seen.insert(c) {
                     work.push(c);
                 }
             }
@@ -468,25 +483,9 @@ fn field_ref(table: &ClassTable, f: FieldId) -> FieldRef {
     FieldRef { owner: fd.owner, name: fd.name.clone(), ty: fd.ty.clone() }
 }
 
-/// The operands of a site's arguments in block `blk`: boxed ones through `Integer.valueOf`.
-fn box_args(b: &mut Builder, integer: ClassId, blk: BlockId, site: &Site) -> Vec<Operand> {
-    let mut out = Vec::new();
-    for a in &site.args {
-        let p = Operand::Local(LocalId(a.param as u32));
-        if !a.boxed {
-            out.push(p);
-            continue;
-        }
-        let boxed = JType::Class("java/lang/Integer".into());
-        let x = b.local(format!("boxed{}", a.param), boxed.clone());
-        let valueof = MethodRef {
-            owner: integer,
-            name: "valueOf".into(),
-            desc: MethodDesc { params: vec![JType::Int], ret: Some(boxed) },
-            interface: false,
-        };
-        b.push(blk, Stmt::Assign(x, Expr::Invoke(Call { kind: InvokeKind::Static, method: valueof, args: vec![p] })));
-        out.push(Operand::Local(x));
+/// Gives block `blk` the driver's handler (a call there that throws drops the state).
+fn cover(b: &mut Builder, blk: BlockId, handler: &Handler) {
+    if let Some(x) = b.blocks.get_mut(blk.0 as usize) {
+        x.handlers.push(handler.clone());
     }
-    out
 }

@@ -14,6 +14,7 @@ mod insn;
 mod install;
 mod lambda;
 mod method;
+mod recipes;
 mod rewrite;
 
 use std::cell::RefCell;

@@ -176,7 +176,7 @@ impl<H: HeapStrategy, S: Solver> Machine<'_, H, S> {
         };
         let call = call.clone();
         self.non_null(st, &recv, |m, s| {
-            if call.kind == InvokeKind::Special || resolved.is_none_or(|r| m.program.table.method(r).is_private()) {
+            if call.kind == InvokeKind::Special || resolved.is_some_and(|r| m.program.table.method(r).is_private()) {
                 return m.invoke_target(s, dst, &call, resolved, args.clone());
             }
             m.dispatch(s, dst, &call, resolved, &recv, args.clone())
@@ -194,13 +194,18 @@ impl<H: HeapStrategy, S: Solver> Machine<'_, H, S> {
         recv: &H::Ref,
         args: Vec<Value<H::Ref>>,
     ) -> Result<Vec<Next<H>>> {
-        let Some(resolved) = resolved else { return self.invoke_target(st, dst, call, None, args) };
         let table = &self.program.table;
-        let site_targets: BTreeSet<MethodId> = table
-            .loaded_subclasses(call.method.owner)
-            .into_iter()
-            .filter_map(|k| table.select_method(k, resolved))
-            .collect();
+        // A method of a phantom interface the models name without its methods
+        // (`Iterator#hasNext`) is selected by name and descriptor in the receiver's class.
+        let select = |k: ClassId| match resolved {
+            Some(r) => table.select_method(k, r),
+            None => table
+                .resolve_method(k, &call.method.name, &call.method.desc)
+                .filter(|m| !table.method(*m).is_abstract() && table.class(k).loaded),
+        };
+        let site_targets: BTreeSet<MethodId> =
+            table.loaded_subclasses(call.method.owner).into_iter().filter_map(select).collect();
+
         let polymorphic = site_targets.len() > 1;
         let Some(st) = self.determined(st, &[recv]) else { return Ok(Vec::new()) };
         let alts = self.strategy.classes(cx!(self), &st.heap, recv)?;
@@ -215,18 +220,22 @@ impl<H: HeapStrategy, S: Solver> Machine<'_, H, S> {
             };
             let (s, classes) = s;
             // Group the possible classes by the method they select.
-            let mut groups: Vec<(MethodId, Vec<Term>)> = Vec::new();
+            let mut groups: Vec<(Option<MethodId>, Vec<Term>)> = Vec::new();
             for (kind, guard) in classes {
-                let target = match kind {
-                    ObjKind::Class(c) => self.program.table.select_method(c, resolved).unwrap_or(resolved),
-                    ObjKind::Array(_) => resolved,
+                let table = &self.program.table;
+                let target = match (kind, resolved) {
+                    (ObjKind::Class(c), Some(r)) => Some(table.select_method(c, r).unwrap_or(r)),
+                    (ObjKind::Class(c), None) => table
+                        .resolve_method(c, &call.method.name, &call.method.desc)
+                        .filter(|m| !table.method(*m).is_abstract()),
+                    (ObjKind::Array(_), r) => r,
                 };
                 match groups.iter_mut().find(|(t, _)| *t == target) {
                     Some((_, gs)) => gs.push(guard),
                     None => groups.push((target, vec![guard])),
                 }
             }
-            let alts: Vec<crate::heap::Alt<H::Heap, MethodId>> = groups
+            let alts: Vec<crate::heap::Alt<H::Heap, Option<MethodId>>> = groups
                 .into_iter()
                 .map(|(t, gs)| {
                     let g = self.terms.or(&gs);
@@ -235,7 +244,7 @@ impl<H: HeapStrategy, S: Solver> Machine<'_, H, S> {
                 .collect();
             for g in self.fork(s, alts) {
                 let Forked::Live(s, target) = g else { continue };
-                let s = if polymorphic {
+                let s = if let (true, Some(target)) = (polymorphic, target) {
                     let name = self.program.table.method_display(target);
                     match self.decide(s, Choice::Dispatch(name), true) {
                         Ok(s) => s,
@@ -247,7 +256,7 @@ impl<H: HeapStrategy, S: Solver> Machine<'_, H, S> {
                 } else {
                     s
                 };
-                next.extend(self.invoke_target(s, dst, call, Some(target), args.clone())?);
+                next.extend(self.invoke_target(s, dst, call, target, args.clone())?);
             }
         }
         Ok(next)

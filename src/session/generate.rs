@@ -277,10 +277,16 @@ impl Session {
         time: std::time::Duration,
     ) -> Result<Option<super::Exploration>> {
         let crate::config::Inputs::Auto { max_calls, methods } = &self.config.inputs else { return Ok(None) };
-        if self.config.precondition.is_some() || self.program.table.method(m).is_static() {
+        if self.config.precondition.is_some() {
             return Ok(None);
         }
-        if self.program.driver_of(m).is_none() {
+        // A static method's driver builds only its object arguments: without one, its run
+        // would be the heap run's.
+        let builds = |d: &crate::lower::driver::Driver| {
+            !self.program.table.method(m).is_static()
+                || d.call.args.iter().any(|a| matches!(a.how, crate::lower::driver::How::Built(_)))
+        };
+        if !self.program.driver_of(m).is_some_and(|d| builds(d)) {
             return Ok(None);
         }
         let inputs = crate::config::Inputs::Api { max_calls: *max_calls, methods: methods.clone() };

@@ -300,8 +300,14 @@ impl Session {
             inputs => inputs.sequences(),
         };
         if let Some((max_calls, methods)) = sequences {
-            let settings = crate::lower::driver::Settings { max_calls, methods: methods.to_vec() };
             for m in entries {
+                let owner = self.program.table.method(*m).owner;
+                let strings = match self.config.object_inputs {
+                    ObjectInputs::String => true,
+                    ObjectInputs::Auto => self.program.table.fixes_string_argument(owner),
+                    ObjectInputs::Integer | ObjectInputs::Object => false,
+                };
+                let settings = crate::lower::driver::Settings { max_calls, methods: methods.to_vec(), strings };
                 if let Err(e) = self.program.install_driver(*m, &settings) {
                     self.driver_errors.insert(*m, e);
                 }
