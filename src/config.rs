@@ -79,9 +79,10 @@ pub enum Inputs {
     /// Field by field (default): any heap shape, aliasing and cycles included, built without
     /// constructors through reflection (`Heap.alloc`, `Heap.set`).
     Heap,
-    /// By calls: a public constructor, then up to `max_calls` public mutators with symbolic
-    /// arguments, explored with the method under test; states a shorter prefix already
-    /// reached are pruned (`lower/driver.rs`, `machine/sequence.rs`).
+    /// By calls: a public constructor or static factory, then up to `max_calls` public
+    /// mutators with symbolic arguments (object arguments built by calls too,
+    /// `lower/recipes.rs`), explored with the method under test; states a shorter prefix
+    /// already reached are pruned (`lower/driver.rs`, `machine/sequence.rs`).
     Api {
         /// `--max-sequence` (default [`DEFAULT_MAX_SEQUENCE`]).
         max_calls: u32,
@@ -93,8 +94,8 @@ pub enum Inputs {
     /// method once with inputs built by calls (as `Api`, a quarter of the method's time) and
     /// once with heap inputs, and each path gets its test from a call-built input when a
     /// sequence reached it, else from a heap input. Under a precondition, for a static method
-    /// or a class no test can construct, and for `run` and `compare` (whose counts are one
-    /// exploration's), it is `Heap`.
+    /// with no object argument to build, for a class no test can construct, and for `run`
+    /// and `compare` (whose counts are one exploration's), it is `Heap`.
     Auto {
         /// As `Api`'s.
         max_calls: u32,

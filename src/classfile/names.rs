@@ -78,14 +78,15 @@ impl ClassTable {
     pub fn inherited_targets(&mut self, class: ClassId) -> Vec<MethodId> {
         let package = |t: &ClassTable, c: ClassId| t.class(c).name.rsplit_once('/').map(|(p, _)| p.to_string());
         let own_package = package(self, class);
-        // A bridge the class declares does not hide the method it forwards to: javac gives a
-        // public class a bridge for each public method of a package-private superclass.
-        let mut seen: std::collections::BTreeSet<(String, String)> = self
-            .class(class)
-            .methods
+        // An access bridge the class declares does not hide the method it forwards to: javac
+        // gives a public class one for each public method of a package-private superclass. A
+        // bridge to a method of the same name the class declares (a covariant result, a
+        // generic parameter) forwards to that override, so it hides the superclass's method.
+        let declared: Vec<&super::table::Method> = self.class(class).methods.iter().map(|m| self.method(*m)).collect();
+        let own = |name: &str| declared.iter().any(|md| md.access & access::COMPILER_MADE == 0 && md.name == name);
+        let mut seen: std::collections::BTreeSet<(String, String)> = declared
             .iter()
-            .map(|m| self.method(*m))
-            .filter(|md| md.access & access::COMPILER_MADE == 0)
+            .filter(|md| md.access & access::COMPILER_MADE == 0 || own(&md.name))
             .map(|md| (md.name.clone(), md.desc.to_string()))
             .collect();
         let mut found = Vec::new();

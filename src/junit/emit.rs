@@ -83,8 +83,16 @@ impl Target<'_> {
         let mut s = String::new();
         let _ = writeln!(s, "    /**");
         let input = describe::input(table, c, &m.desc.params, &r.arg_names);
+        // Beside tests whose inputs calls built, say why this one is built field by field.
+        let why = match self.driver {
+            Some(d) => format!(
+                " Built field by field: no sequence of up to {} calls after a constructor or factory reached this path in its time.",
+                d.steps.len().saturating_sub(1)
+            ),
+            None => String::new(),
+        };
         let what = [
-            format!("Input: {input}."),
+            format!("Input: {input}.{why}"),
             format!("Path: {}.", describe::path(table, self.method, t)),
             format!("Outcome: {}.", describe::outcome(table, t, c, m.desc.ret.as_ref())),
         ];

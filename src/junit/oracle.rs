@@ -205,7 +205,13 @@ impl<'a> Oracle<'a> {
         } else if self.is_jdk(i) {
             // A JDK object: its class, and a box's value or a string's characters.
             self.line(&format!("assertEquals(\"{class}\", Heap.className({name}));"));
-            if let Some(units) = crate::inputs::string_units(table, o, true) {
+            // An input string holds what the test built it with (strings do not change).
+            let units = if o.input {
+                crate::inputs::input_string(table, self.c, i)
+            } else {
+                crate::inputs::string_units(table, o, true)
+            };
+            if let Some(units) = units {
                 self.line(&format!("assertEquals({}, {name});", super::java::string_literal(&units)));
             } else if let ObjKind::Class(k) = &o.kind
                 && crate::models::is_box(&table.class(*k).name)

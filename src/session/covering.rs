@@ -1,10 +1,12 @@
 //! Choosing tests by what they cover (`gen --tests covering`): of the traces a test can be
-//! made of, those that take a branch outcome of the class path's code or reach an outcome of
-//! the method no trace kept before them does, as EvoSuite minimizes a suite by its goals.
+//! made of, those that take a branch outcome of the tested class's code (its own, its
+//! superclasses' on the class path, and their nested classes') or reach an outcome of the
+//! method no trace kept before them does, as EvoSuite minimizes a suite by the goals of the
+//! class under test.
 
 use std::collections::HashSet;
 
-use crate::classfile::{ClassTable, MethodId};
+use crate::classfile::{ClassId, ClassTable, MethodId};
 use crate::heap::{CVal, Place};
 use crate::machine::{Choice, Trace, TraceKind};
 
@@ -21,9 +23,19 @@ enum Goal {
 /// Keeps, of `traces`, the cut ones, the ones no test can be made of, and those that cover a
 /// goal no trace kept before them covers; traces whose input is built by calls come first,
 /// then those that cover most. Returns how many were dropped.
-pub(super) fn keep_covering(table: &ClassTable, traces: &mut Vec<Trace>) -> usize {
+pub(super) fn keep_covering(table: &ClassTable, class: ClassId, traces: &mut Vec<Trace>) -> usize {
     let testable = |t: &Trace| t.kind != TraceKind::Cut && t.concrete.is_some() && !t.constrains_identity_hash();
-    let goals: Vec<HashSet<Goal>> = traces.iter().map(|t| goals_of(table, t)).collect();
+    let family: Vec<String> = table
+        .superclasses(class)
+        .into_iter()
+        .filter(|c| table.class(*c).on_class_path())
+        .map(|c| table.class(c).name.clone())
+        .collect();
+    let tested = |c: ClassId| {
+        let name = &table.class(c).name;
+        family.iter().any(|f| name == f || name.strip_prefix(f.as_str()).is_some_and(|rest| rest.starts_with('$')))
+    };
+    let goals: Vec<HashSet<Goal>> = traces.iter().map(|t| goals_of(table, t, &tested)).collect();
     let mut order: Vec<usize> = (0..traces.len()).filter(|k| testable(&traces[*k])).collect();
     order.sort_by_key(|k| (traces[*k].prefix.is_empty(), std::cmp::Reverse(goals[*k].len()), *k));
     let mut covered: HashSet<&Goal> = HashSet::new();
@@ -42,17 +54,14 @@ pub(super) fn keep_covering(table: &ClassTable, traces: &mut Vec<Trace>) -> usiz
     before - traces.len()
 }
 
-/// The goals one trace covers: the decisions of its tested path in classes of the class
-/// path (not the JDK's, nor a concretized array index), and its outcome.
-fn goals_of(table: &ClassTable, t: &Trace) -> HashSet<Goal> {
+/// The goals one trace covers: the decisions of its tested path in the `tested` classes (not
+/// a concretized array index), and its outcome.
+fn goals_of(table: &ClassTable, t: &Trace, tested: &dyn Fn(ClassId) -> bool) -> HashSet<Goal> {
     let mut out: HashSet<Goal> = t
         .path
         .iter()
         .filter(|d| !matches!(d.choice, Choice::Index(_)))
-        .filter(|d| {
-            let class = table.class(table.method(d.method).owner);
-            class.on_class_path() && !class.jdk
-        })
+        .filter(|d| tested(table.method(d.method).owner))
         .map(|d| Goal::Decision(d.method, d.pc, d.choice.clone()))
         .collect();
     let outcome = match (&t.kind, &t.exception) {

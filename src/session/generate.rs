@@ -110,6 +110,11 @@ pub const MIN_SHARE: std::time::Duration = std::time::Duration::from_millis(200)
 /// of its own.
 pub const EXPLORE_SHARE: f64 = 0.9;
 
+/// With `--inputs auto`, the part of a method's exploration time its call-built run gets
+/// (the heap run gets the rest, and what the call-built run leaves): a path a sequence
+/// reaches gets a test a caller could have written.
+pub const CALL_BUILT_SHARE: f64 = 0.5;
+
 impl Session {
     /// The runtime helper every emitted test class uses.
     pub fn runtime_file(&self) -> EmittedFile {
@@ -201,7 +206,10 @@ impl Session {
         }
         let repeats = before - e.result.traces.len();
         let redundant = match options.tests {
-            TestsPer::Covering => super::covering::keep_covering(&self.program.table, &mut e.result.traces),
+            TestsPer::Covering => {
+                let class = self.program.table.method(m).owner;
+                super::covering::keep_covering(&self.program.table, class, &mut e.result.traces)
+            }
             _ => 0,
         };
         let jopts = junit::Options {
@@ -267,7 +275,7 @@ impl Session {
     }
 
     /// With `--inputs auto` (no precondition, a driver that can build the receiver): the
-    /// exploration of `m` with inputs built by calls, in a quarter of `time` (an engine error
+    /// exploration of `m` with inputs built by calls, in [`CALL_BUILT_SHARE`] of `time` (an engine error
     /// there leaves the method to its heap inputs, with a note).
     fn call_built(
         &self,
@@ -290,7 +298,8 @@ impl Session {
             return Ok(None);
         }
         let inputs = crate::config::Inputs::Api { max_calls: *max_calls, methods: methods.clone() };
-        self.explore_inputs(m, strategy, explore, time / 4, &inputs, &mut |_, _, _| Ok(true)).map(Some)
+        let time = time.mul_f64(CALL_BUILT_SHARE);
+        self.explore_inputs(m, strategy, explore, time, &inputs, &mut |_, _, _| Ok(true)).map(Some)
     }
 }
 
