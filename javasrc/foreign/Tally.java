@@ -8,6 +8,12 @@ public class Tally extends TallyBase {
     public Tally(int start) {
         count = start;
     }
+
+    /** The count in tens: overrides the base's with a covariant result (through a bridge). */
+    @Override
+    public Integer snapshot() {
+        return Integer.valueOf(count * 10);
+    }
 }
 
 /** The code of {@link Tally}: javac gives Tally a public bridge for each public method here. */
@@ -27,5 +33,10 @@ abstract class TallyBase {
 
     int twice() {
         return 2 * count;
+    }
+
+    /** The count as an object. */
+    public Object snapshot() {
+        return Integer.valueOf(count);
     }
 }

@@ -84,6 +84,13 @@ impl<'a> Oracle<'a> {
         self
     }
 
+    /// Object `i` is the test's variable `name`, whose state observers check (its fields are
+    /// not read).
+    pub fn observed_root(&mut self, i: usize, name: &str) {
+        self.names.insert(i, name.to_string());
+        self.order.push(i);
+    }
+
     /// Object `i` is the test's variable `name` (built by the test, not by the call): its
     /// fields are checked like an input object's.
     pub fn root(&mut self, i: usize, name: &str) {

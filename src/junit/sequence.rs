@@ -233,8 +233,13 @@ impl Target<'_> {
         let call = format!("{target}.{}", args.call(&d.call));
         s.push_str(&args.take());
         let mut oracle = Oracle::new(table, c, indent).opaque_jdk().unnamed_inputs();
-        if let Some(CVal::Obj(i)) = receiver {
-            oracle.root(*i, RECEIVER);
+        // A collection whose elements `toArray()` shows is checked through it, not its fields.
+        let shown_whole = t.kind != TraceKind::Exception
+            && d.observers.iter().any(|(om, f)| table.method(*om).name == "toArray" && c.statics_after.contains_key(f));
+        match receiver {
+            Some(CVal::Obj(i)) if shown_whole => oracle.observed_root(*i, RECEIVER),
+            Some(CVal::Obj(i)) => oracle.root(*i, RECEIVER),
+            _ => {}
         }
         self.call_and_result(&mut s, indent, &call, t, c, &mut oracle);
         oracle.heap(&[]);

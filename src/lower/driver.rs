@@ -15,8 +15,9 @@
 //! one. Every call before the method under test is covered by a handler to the driver's
 //! `threw` block, where the machine drops the state (a prefix that throws builds no input).
 //! The receiver is kept in a static field of the synthetic class (`Sequence.receiver`) so
-//! that the concrete heap of a trace reaches it; observers (`size()`, `toArray()`, for classes whose
-//! fields a test cannot read) run after the call and keep their values in static fields too.
+//! that the concrete heap of a trace reaches it; observers (`size()`, `toArray()`, for JDK
+//! classes, whose fields a test cannot read, and for collections and maps) run after the call
+//! and keep their values in static fields too.
 
 use crate::classfile::{ClassId, FieldId, JType, MethodId};
 use crate::ir::{BlockId, LocalId};

@@ -172,7 +172,9 @@ impl super::Program {
             let name = &table.class(class).name;
             ["java/", "javax/", "jdk/", "sun/"].iter().any(|p| name.starts_with(p))
         };
-        let observer_methods: Vec<MethodId> = if jdk_class && !tm.is_static() {
+        // A collection's state is what `size()` and `toArray()` show a caller.
+        let observed = jdk_class || is_collection(table, class);
+        let observer_methods: Vec<MethodId> = if observed && !tm.is_static() {
             let candidates: Vec<MethodId> = public_methods(table, class)
                 .into_iter()
                 .filter(|m| {
@@ -386,9 +388,7 @@ impl super::Program {
         };
         let candidates: Vec<MethodId> = all.into_iter().filter(|m| buildable_args(m) && returns_element(m)).collect();
         let chain = self.table.superclasses(class);
-        let collection = ["java/util/Collection", "java/util/Map"]
-            .iter()
-            .any(|i| self.table.lookup(i).is_some_and(|i| self.table.is_subclass(class, i)));
+        let collection = is_collection(&self.table, class);
         let mut out = Vec::new();
         for m in candidates {
             // A collection's own mutators change it even where they only call a decorated
@@ -470,6 +470,13 @@ impl super::Program {
         }
         false
     }
+}
+
+/// Whether `class` is a collection or a map of java.util's interfaces.
+fn is_collection(table: &ClassTable, class: ClassId) -> bool {
+    ["java/util/Collection", "java/util/Map"]
+        .iter()
+        .any(|i| table.lookup(i).is_some_and(|i| table.is_subclass(class, i)))
 }
 
 fn method_ref(table: &ClassTable, m: MethodId, class: ClassId) -> MethodRef {

@@ -21,8 +21,9 @@ enum Goal {
 }
 
 /// Keeps, of `traces`, the cut ones, the ones no test can be made of, and those that cover a
-/// goal no trace kept before them covers; traces whose input is built by calls come first,
-/// then those that cover most. Returns how many were dropped.
+/// goal no trace kept before them covers (a branch, for a heap input beside call-built
+/// ones); traces whose input is built by calls come first, then those that cover most.
+/// Returns how many were dropped.
 pub(super) fn keep_covering(table: &ClassTable, class: ClassId, traces: &mut Vec<Trace>) -> usize {
     let testable = |t: &Trace| t.kind != TraceKind::Cut && t.concrete.is_some() && !t.constrains_identity_hash();
     let family: Vec<String> = table
@@ -38,12 +39,19 @@ pub(super) fn keep_covering(table: &ClassTable, class: ClassId, traces: &mut Vec
     let goals: Vec<HashSet<Goal>> = traces.iter().map(|t| goals_of(table, t, &tested)).collect();
     let mut order: Vec<usize> = (0..traces.len()).filter(|k| testable(&traces[*k])).collect();
     order.sort_by_key(|k| (traces[*k].prefix.is_empty(), std::cmp::Reverse(goals[*k].len()), *k));
+    // Beside inputs built by calls, a field-by-field input whose only news is how the method
+    // ends (a NullPointerException from a field no constructor leaves null) is a state no
+    // caller makes: it must cover a branch.
+    let by_calls = order.iter().any(|k| !traces[*k].prefix.is_empty());
     let mut covered: HashSet<&Goal> = HashSet::new();
     let mut keep = vec![false; traces.len()];
     for k in order {
-        let before = covered.len();
-        covered.extend(goals[k].iter());
-        keep[k] = covered.len() > before;
+        let heap_only = by_calls && traces[k].prefix.is_empty();
+        let new: Vec<&Goal> = goals[k].iter().filter(|g| !covered.contains(g)).collect();
+        keep[k] = new.iter().any(|g| !heap_only || matches!(g, Goal::Decision(..)));
+        if keep[k] {
+            covered.extend(new);
+        }
     }
     let before = traces.len();
     let mut k = 0;
