@@ -212,13 +212,15 @@ fn gen_of_a_call_sequence_builds_the_list_through_its_api() {
 /// Inputs of library-style classes built as a caller would: a class with only a static
 /// factory (`Money.of`) gets its receiver and its own-type argument from it; a decorator made
 /// by a factory over a `List` (`Roster.over`) gets a real `ArrayList` with up to two
-/// elements, and its `Collection` argument one too (or null); a for-each over the JDK's
-/// `ArrayList` runs its iterator. No input is built field by field.
+/// elements, and its `Collection` argument one too (or null); `add`, named as a change, is a
+/// mutator though it only calls the list's; a for-each over the JDK's `ArrayList` runs its
+/// iterator. No input is built field by field, and the default suite keeps three tests.
 #[test]
 fn gen_builds_factories_collections_and_own_type_arguments_by_calls() {
     let inputs = uberlazy::config::Inputs::Api { max_calls: 1, methods: Vec::new() };
     let config = Config { inputs, jdk: uberlazy::config::installed_jdk(), ..Config::default() };
-    let g = generate("subjects", &["subjects.Money#exceeds", "subjects.Roster#countIn"], Strategy::Uber, config);
+    let specs = ["subjects.Money#exceeds", "subjects.Roster#countIn"];
+    let g = generate_with("subjects", &specs, Strategy::Uber, config, TestsPer::Covering);
     let srcs: Vec<&str> = g.methods.iter().map(|(_, t)| t.as_ref().unwrap().file.contents.as_str()).collect();
     let [money, roster] = srcs.as_slice() else { panic!("two methods expected") };
     for src in [money, roster] {
@@ -227,9 +229,10 @@ fn gen_builds_factories_collections_and_own_type_arguments_by_calls() {
     // Null, below and above: each amount made by `Money.of`.
     assert_eq!(money.matches("@Test").count(), 3, "{money}");
     assert!(money.contains("Money money1 = Money.of("), "{money}");
-    // Null, none found, one found (the roster over a list of one element).
+    // Null, none found, one found (a name added by a call, then two names to look up).
     assert!(roster.contains("r.countIn((Collection) null)"), "{roster}");
-    assert!(roster.contains("arrayList1.add(Integer.valueOf("), "{roster}");
+    assert!(roster.contains("r.add(Integer.valueOf("), "{roster}");
+    assert!(roster.contains("arrayList2.add(Integer.valueOf("), "{roster}");
     assert!(roster.contains("assertEquals(1, result);"), "{roster}");
     check("subjects", &g);
 }

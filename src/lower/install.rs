@@ -392,8 +392,11 @@ impl super::Program {
         let mut out = Vec::new();
         for m in candidates {
             // A collection's own mutators change it even where they only call a decorated
-            // collection's (an interface call whose code is not known here).
-            let named = collection && COLLECTION_MUTATORS.contains(&self.table.method(m).name.as_str());
+            // collection's (an interface call whose code is not known here); so do methods
+            // named as changing something (`addComparator`, `setReverseSort`) that keep their
+            // state in JDK objects (a List, a BitSet).
+            let name = self.table.method(m).name.as_str();
+            let named = (collection && COLLECTION_MUTATORS.contains(&name)) || named_as_mutator(name);
             if named || self.writes_fields_of(m, &chain) {
                 out.push(m);
             }
@@ -470,6 +473,17 @@ impl super::Program {
         }
         false
     }
+}
+
+/// Verbs that name a method changing its receiver, as the first word of a camel-case name.
+const MUTATOR_VERBS: &[&str] = &["add", "append", "clear", "insert", "push", "put", "remove", "set"];
+
+/// Whether `name` is a mutator verb or starts with one followed by a capital
+/// (`addComparator`, `setReverseSort`; not `settle`, `address`).
+fn named_as_mutator(name: &str) -> bool {
+    MUTATOR_VERBS.iter().any(|v| {
+        name.strip_prefix(v).is_some_and(|rest| rest.is_empty() || rest.starts_with(|c: char| c.is_ascii_uppercase()))
+    })
 }
 
 /// Whether `class` is a collection or a map of java.util's interfaces.

@@ -21,8 +21,8 @@ enum Goal {
 }
 
 /// Keeps, of `traces`, the cut ones, the ones no test can be made of, and those that cover a
-/// goal no trace kept before them covers (a branch, for a heap input beside call-built
-/// ones); traces whose input is built by calls come first, then those that cover most.
+/// goal no trace kept before them covers (a branch or case, for a heap input beside
+/// call-built ones); traces whose input is built by calls come first, then those that cover most.
 /// Returns how many were dropped.
 pub(super) fn keep_covering(table: &ClassTable, class: ClassId, traces: &mut Vec<Trace>) -> usize {
     let testable = |t: &Trace| t.kind != TraceKind::Cut && t.concrete.is_some() && !t.constrains_identity_hash();
@@ -40,15 +40,17 @@ pub(super) fn keep_covering(table: &ClassTable, class: ClassId, traces: &mut Vec
     let mut order: Vec<usize> = (0..traces.len()).filter(|k| testable(&traces[*k])).collect();
     order.sort_by_key(|k| (traces[*k].prefix.is_empty(), std::cmp::Reverse(goals[*k].len()), *k));
     // Beside inputs built by calls, a field-by-field input whose only news is how the method
-    // ends (a NullPointerException from a field no constructor leaves null) is a state no
-    // caller makes: it must cover a branch.
+    // ends, an exception edge (a NullPointerException from a field no constructor leaves
+    // null) or which class a field holds (a decorated list of another library class) is a
+    // state no caller makes: it must cover a branch or a case.
     let by_calls = order.iter().any(|k| !traces[*k].prefix.is_empty());
     let mut covered: HashSet<&Goal> = HashSet::new();
     let mut keep = vec![false; traces.len()];
     for k in order {
         let heap_only = by_calls && traces[k].prefix.is_empty();
         let new: Vec<&Goal> = goals[k].iter().filter(|g| !covered.contains(g)).collect();
-        keep[k] = new.iter().any(|g| !heap_only || matches!(g, Goal::Decision(..)));
+        let branch = |g: &&Goal| matches!(g, Goal::Decision(_, _, Choice::Branch(_) | Choice::Case(_)));
+        keep[k] = new.iter().any(|g| !heap_only || branch(g));
         if keep[k] {
             covered.extend(new);
         }
