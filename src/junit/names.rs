@@ -8,6 +8,7 @@ use std::collections::{BTreeMap, HashMap};
 use super::java::ident;
 use crate::classfile::{ClassTable, JType};
 use crate::heap::{CVal, Concrete, ObjKind, Place};
+use crate::lower::driver::How;
 use crate::machine::{RunResult, Trace, TraceKind};
 
 /// The name of each trace's test, by trace id (cut traces have none).
@@ -25,12 +26,35 @@ pub(super) fn test_names(
     let mut out = BTreeMap::new();
     for t in r.traces.iter().filter(|t| t.kind != TraceKind::Cut) {
         let mut name = format!("{method}_{}", outcome(table, t, m.desc.ret.as_ref(), !m.is_static()));
-        if let (Some(d), false) = (driver, t.prefix.is_empty()) {
+        if let (Some(d), false, false) = (driver, t.prefix.is_empty(), m.is_static()) {
             // Built by calls: how many after the constructor.
             match super::sequence::sequence_calls(d, t) {
                 0 => name.push_str("_onNew"),
                 1 => name.push_str("_afterOneCall"),
                 n => name.push_str(&format!("_after{n}Calls")),
+            }
+        } else if let (Some(d), false, Some(c)) = (driver, t.prefix.is_empty(), &t.concrete) {
+            // A static method's arguments built by calls: which one is null.
+            // The run's argument names are the method's when a heap run's (`auto`), else the
+            // driver's: then the argument is named by its position.
+            let names: Vec<String> = if r.arg_names.len() == d.call.args.len() {
+                r.arg_names.clone()
+            } else {
+                (0..d.call.args.len()).map(|j| format!("arg{j}")).collect()
+            };
+            let null = d.call.args.iter().zip(&names).find(|(a, _)| {
+                let picked = match c.args.get(a.param) {
+                    Some(CVal::Int(x)) => *x,
+                    _ => 0,
+                };
+                match &a.how {
+                    How::Built(_) => a.recipe(picked).is_none(),
+                    How::Param => c.args.get(a.param) == Some(&CVal::Null),
+                    How::Boxed => false,
+                }
+            });
+            if let Some((_, arg)) = null {
+                name.push_str(&format!("_when{}IsNull", capitalized(&ident(arg))));
             }
         } else if let Some(c) = &t.concrete
             && let Some(arg) = null_argument(c, &r.arg_names, !m.is_static())
