@@ -40,7 +40,21 @@ fn every_method_of_commons_collections_and_java_util_lowers() {
     let tests = dir.path().join("tests");
     let spec = "java.util.LinkedList#indexOf(Ljava/lang/Object;)I";
     let cp = util.to_str().unwrap();
-    let args = ["gen", "--cp", cp, spec, "--strategy", "uber", "--max-objects", "4", "--time-limit", "120", "--out"];
+    let args = [
+        "gen",
+        "--cp",
+        cp,
+        spec,
+        "--strategy",
+        "uber",
+        "--inputs",
+        "heap",
+        "--max-objects",
+        "4",
+        "--time-limit",
+        "120",
+        "--out",
+    ];
     let Ran { code, stdout, stderr: err } = uberlazy_checked(&[&args[..], &[tests.to_str().unwrap()]].concat());
     assert_eq!(code, 0, "{stdout}\n{err}");
     assert!(!stdout.contains("time-limit"), "{stdout}");
@@ -50,12 +64,26 @@ fn every_method_of_commons_collections_and_java_util_lowers() {
     assert!(!source.contains("LinkedList.Node"), "{source}");
     junit_passes(&tests, cp);
 
-    // Keys of declared type Object are boxed Integers: TreeMap#get orders them with
-    // Integer.compareTo and finds a present key (the call returns the entry's value, an
-    // object of the input), and the tests pass as emitted.
+    // Keys of declared type Object are boxed Integers: TreeMap#get on a tree built field by
+    // field orders them with Integer.compareTo and finds a present key (the call returns the
+    // entry's value, an object of the input), and the tests pass as emitted.
     let maps = dir.path().join("maps");
     let spec = "java.util.TreeMap#get(Ljava/lang/Object;)Ljava/lang/Object;";
-    let args = ["gen", "--cp", cp, spec, "--strategy", "uber", "--max-objects", "8", "--time-limit", "120", "--out"];
+    let args = [
+        "gen",
+        "--cp",
+        cp,
+        spec,
+        "--strategy",
+        "uber",
+        "--inputs",
+        "heap",
+        "--max-objects",
+        "8",
+        "--time-limit",
+        "120",
+        "--out",
+    ];
     let Ran { code, stdout, stderr: err } = uberlazy_checked(&[&args[..], &[maps.to_str().unwrap()]].concat());
     assert_eq!(code, 0, "{stdout}\n{err}");
     assert!(!stdout.contains("time-limit"), "{stdout}");
@@ -91,14 +119,27 @@ fn which(cmd: &str) -> std::path::PathBuf {
 
 /// PatriciaTrie<E> extends AbstractPatriciaTrie<String, E>: its keys are Strings (the class
 /// fixes the type argument), whose characters the StringKeyAnalyzer reads bit by bit; a test
-/// finds a present key, and the tests pass as emitted.
+/// with a trie built field by field finds a present key, and the tests pass as emitted.
 #[test]
 fn patricia_trie_get_finds_a_string_key() {
     let dir = tempdir();
     let out = dir.path().join("tests");
     let spec = "org.apache.commons.collections4.trie.PatriciaTrie#get(Ljava/lang/Object;)Ljava/lang/Object;";
-    let args =
-        ["gen", "--cp", COLLECTIONS4, spec, "--strategy", "uber", "--max-depth", "20", "--time-limit", "120", "--out"];
+    let args = [
+        "gen",
+        "--cp",
+        COLLECTIONS4,
+        spec,
+        "--strategy",
+        "uber",
+        "--inputs",
+        "heap",
+        "--max-depth",
+        "20",
+        "--time-limit",
+        "120",
+        "--out",
+    ];
     let Ran { code, stdout, stderr: err } = uberlazy_checked(&[&args[..], &[out.to_str().unwrap()]].concat());
     assert_eq!(code, 0, "{stdout}\n{err}");
     assert!(!stdout.contains("time-limit"), "{stdout}");

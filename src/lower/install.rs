@@ -3,7 +3,7 @@
 
 use super::build::Builder;
 use super::driver::{Driver, SEQUENCE_CLASS, Settings, Site, StepSites};
-use super::recipes::{Params, is_element, operands};
+use super::recipes::{Params, is_collection_type, is_element, operands};
 use crate::classfile::{ClassId, ClassTable, FieldId, JType, MethodDesc, MethodId, access};
 use crate::ir::{
     BlockId, Body, Call, Const, Expr, FieldRef, Handler, InvokeKind, LocalId, MethodRef, Operand, Stmt, Terminator,
@@ -66,8 +66,20 @@ fn public_methods(table: &ClassTable, class: ClassId) -> Vec<MethodId> {
         if table.class(c).name == "java/lang/Object" {
             continue;
         }
-        for m in &table.class(c).methods {
+        let methods = &table.class(c).methods;
+        let own = |name: &str| {
+            methods
+                .iter()
+                .any(|m| table.method(*m).access & access::COMPILER_MADE == 0 && table.method(*m).name == name)
+        };
+        for m in methods {
             let md = table.method(*m);
+            // An access bridge (javac's, for a public method of a package-private superclass)
+            // stands for the superclass's method, which is then the one listed; a bridge to a
+            // method of the same name the class declares hides it.
+            if md.access & access::COMPILER_MADE != 0 && !own(&md.name) {
+                continue;
+            }
             let key = (md.name.clone(), md.desc.descriptor());
             seen.entry(key).or_insert(*m);
         }
@@ -400,6 +412,13 @@ impl super::Program {
             if named || self.writes_fields_of(m, &chain) {
                 out.push(m);
             }
+        }
+        // Bulk operations (`addAll`, `removeAll`, `putAll`) reach no state a sequence of
+        // element-wise ones does not, at the cost of building a collection per call.
+        let table = &self.table;
+        let bulk = |m: &MethodId| table.method(*m).desc.params.iter().any(is_collection_type);
+        if out.iter().any(|m| !bulk(m)) {
+            out.retain(|m| !bulk(m));
         }
         Ok(out)
     }

@@ -219,6 +219,11 @@ fn public_class(table: &ClassTable, k: ClassId) -> bool {
         && class.inner_access.is_none_or(|a| a & access::PUBLIC != 0 && a & access::STATIC != 0)
 }
 
+/// Whether `ty` is a collection or map type a recipe stands a JDK class for.
+pub(super) fn is_collection_type(ty: &JType) -> bool {
+    matches!(ty, JType::Class(c) if COLLECTIONS.iter().any(|(types, _, _)| types.contains(&c.as_str())))
+}
+
 /// Whether `ty` is an element type (a driver passes a boxed int or a string for it).
 pub(super) fn is_element(ty: &JType) -> bool {
     matches!(ty, JType::Class(c) if c == "java/lang/String" || ELEMENTS.contains(&c.as_str()))
