@@ -9,6 +9,17 @@ use common::{Ran, java_files, junit_command, junit_count, lowered_counts, tempdi
 
 const COLLECTIONS4: &str = "/usr/share/java/commons-collections4.jar";
 
+/// `gen` of `spec` with uber and heap inputs (the shapes these tests check are built field by
+/// field), `bounds` and a time limit of 120 s, into `out`; succeeds, and returns stdout.
+fn gen_heap(cp: &str, spec: &str, bounds: &[&str], out: &std::path::Path) -> String {
+    let mut args = vec!["gen", "--cp", cp, spec, "--strategy", "uber", "--inputs", "heap", "--time-limit", "120"];
+    args.extend_from_slice(bounds);
+    args.extend_from_slice(&["--out", out.to_str().unwrap()]);
+    let Ran { code, stdout, stderr: err } = uberlazy_checked(&args);
+    assert_eq!(code, 0, "{stdout}\n{err}");
+    stdout
+}
+
 /// `lowered N of M methods` of `classes --failures`: every method lowers.
 fn lowers_everything(cp: &str) {
     let Ran { code, stdout: out, stderr: err } = uberlazy_checked(&["classes", "--failures", "--cp", cp]);
@@ -40,23 +51,7 @@ fn every_method_of_commons_collections_and_java_util_lowers() {
     let tests = dir.path().join("tests");
     let spec = "java.util.LinkedList#indexOf(Ljava/lang/Object;)I";
     let cp = util.to_str().unwrap();
-    let args = [
-        "gen",
-        "--cp",
-        cp,
-        spec,
-        "--strategy",
-        "uber",
-        "--inputs",
-        "heap",
-        "--max-objects",
-        "4",
-        "--time-limit",
-        "120",
-        "--out",
-    ];
-    let Ran { code, stdout, stderr: err } = uberlazy_checked(&[&args[..], &[tests.to_str().unwrap()]].concat());
-    assert_eq!(code, 0, "{stdout}\n{err}");
+    let stdout = gen_heap(cp, spec, &["--max-objects", "4"], &tests);
     assert!(!stdout.contains("time-limit"), "{stdout}");
     let source = std::fs::read_to_string(tests.join("uberlazy/gen/java/util/LinkedList_indexOfTest.java")).unwrap();
     assert!(source.starts_with("// Generated") && source.contains("package uberlazy.gen.java.util;"), "{source}");
@@ -69,23 +64,7 @@ fn every_method_of_commons_collections_and_java_util_lowers() {
     // entry's value, an object of the input), and the tests pass as emitted.
     let maps = dir.path().join("maps");
     let spec = "java.util.TreeMap#get(Ljava/lang/Object;)Ljava/lang/Object;";
-    let args = [
-        "gen",
-        "--cp",
-        cp,
-        spec,
-        "--strategy",
-        "uber",
-        "--inputs",
-        "heap",
-        "--max-objects",
-        "8",
-        "--time-limit",
-        "120",
-        "--out",
-    ];
-    let Ran { code, stdout, stderr: err } = uberlazy_checked(&[&args[..], &[maps.to_str().unwrap()]].concat());
-    assert_eq!(code, 0, "{stdout}\n{err}");
+    let stdout = gen_heap(cp, spec, &["--max-objects", "8"], &maps);
     assert!(!stdout.contains("time-limit"), "{stdout}");
     let source = std::fs::read_to_string(maps.join("uberlazy/gen/java/util/TreeMap_getTest.java")).unwrap();
     assert!(source.contains("Integer o1 = "), "{source}");
@@ -125,23 +104,7 @@ fn patricia_trie_get_finds_a_string_key() {
     let dir = tempdir();
     let out = dir.path().join("tests");
     let spec = "org.apache.commons.collections4.trie.PatriciaTrie#get(Ljava/lang/Object;)Ljava/lang/Object;";
-    let args = [
-        "gen",
-        "--cp",
-        COLLECTIONS4,
-        spec,
-        "--strategy",
-        "uber",
-        "--inputs",
-        "heap",
-        "--max-depth",
-        "20",
-        "--time-limit",
-        "120",
-        "--out",
-    ];
-    let Ran { code, stdout, stderr: err } = uberlazy_checked(&[&args[..], &[out.to_str().unwrap()]].concat());
-    assert_eq!(code, 0, "{stdout}\n{err}");
+    let stdout = gen_heap(COLLECTIONS4, spec, &["--max-depth", "20"], &out);
     assert!(!stdout.contains("time-limit"), "{stdout}");
     let file = out.join("org/apache/commons/collections4/trie/PatriciaTrie_getTest.java");
     let source = std::fs::read_to_string(file).unwrap();

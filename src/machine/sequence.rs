@@ -177,17 +177,11 @@ impl<H: HeapStrategy, S: Solver> Machine<'_, H, S> {
         // The objects built for the method under test's arguments are roots too.
         for l in &d.built_args {
             let Some(Value::Ref(x)) = st.top().and_then(|f| f.get(*l)).cloned() else { return Ok(None) };
-            match self.identify(st, &objects, &null, &x)? {
-                Some(Ident::Null) => key.push_str("@null,"),
-                Some(Ident::Seen(i)) => {
-                    let _ = write!(key, "@#{i},");
-                }
-                Some(Ident::New) => {
-                    let _ = write!(key, "@#{},", objects.len());
-                    objects.push(x);
-                }
-                None => return Ok(None),
+            key.push('@');
+            if !self.write_ref(st, &mut objects, &null, x, &mut key)? {
+                return Ok(None);
             }
+            key.push(',');
         }
         let mut k = 0;
         while let Some(r) = objects.get(k).cloned() {
@@ -242,17 +236,11 @@ impl<H: HeapStrategy, S: Solver> Machine<'_, H, S> {
                         }
                         render(&t, &mut names, &mut key);
                     }
-                    Value::Ref(x) => match self.identify(st, &objects, &null, &x)? {
-                        Some(Ident::Null) => key.push_str("null"),
-                        Some(Ident::Seen(i)) => {
-                            let _ = write!(key, "#{i}");
+                    Value::Ref(x) => {
+                        if !self.write_ref(st, &mut objects, &null, x, &mut key)? {
+                            return Ok(None);
                         }
-                        Some(Ident::New) => {
-                            let _ = write!(key, "#{}", objects.len());
-                            objects.push(x);
-                        }
-                        None => return Ok(None),
-                    },
+                    }
                 }
                 key.push(',');
             }
@@ -304,6 +292,31 @@ impl<H: HeapStrategy, S: Solver> Machine<'_, H, S> {
         key.push_str(&parts.join("&"));
         let constraints = chosen.into_iter().cloned().collect();
         Ok(Some(StateKey { exact: key, shape, vars: heap_vars, constraints, closed }))
+    }
+
+    /// Writes reference `x` into `key`: `null`, `#i` for the `i`-th object walked, or the
+    /// next number for an object not met yet (added to `objects`); false when telling which
+    /// takes a choice.
+    fn write_ref(
+        &mut self,
+        st: &State<H>,
+        objects: &mut Vec<H::Ref>,
+        null: &H::Ref,
+        x: H::Ref,
+        key: &mut String,
+    ) -> Result<bool> {
+        match self.identify(st, objects, null, &x)? {
+            Some(Ident::Null) => key.push_str("null"),
+            Some(Ident::Seen(i)) => {
+                let _ = write!(key, "#{i}");
+            }
+            Some(Ident::New) => {
+                let _ = write!(key, "#{}", objects.len());
+                objects.push(x);
+            }
+            None => return Ok(false),
+        }
+        Ok(true)
     }
 
     /// Whether `x` is null, one of `objects` or another object; `None` when telling takes a
