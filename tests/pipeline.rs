@@ -219,11 +219,12 @@ fn gen_of_a_call_sequence_builds_the_list_through_its_api() {
 fn gen_builds_factories_collections_and_own_type_arguments_by_calls() {
     let inputs = uberlazy::config::Inputs::Api { max_calls: 1, methods: Vec::new() };
     let config = Config { inputs, jdk: uberlazy::config::installed_jdk(), ..Config::default() };
-    let specs = ["subjects.Money#exceeds", "subjects.Roster#countIn"];
-    let g = generate_with("subjects", &specs, Strategy::Uber, config, TestsPer::Covering);
-    let srcs: Vec<&str> = g.methods.iter().map(|(_, t)| t.as_ref().unwrap().file.contents.as_str()).collect();
-    let [money, roster] = srcs.as_slice() else { panic!("two methods expected") };
-    for src in [money, roster] {
+    let g = generate_with("subjects", &["subjects.Money#exceeds"], Strategy::Uber, config.clone(), TestsPer::Covering);
+    let r = generate_with("library", &["library.Roster#countIn"], Strategy::Uber, config, TestsPer::Covering);
+    let src =
+        |g: &Generated| g.methods.iter().map(|(_, t)| t.as_ref().unwrap().file.contents.clone()).collect::<String>();
+    let (money, roster) = (src(&g), src(&r));
+    for src in [&money, &roster] {
         assert!(!src.contains("Heap.alloc") && !src.contains("Heap.set("), "{src}");
     }
     // Null, below and above: each amount made by `Money.of`.
@@ -235,6 +236,7 @@ fn gen_builds_factories_collections_and_own_type_arguments_by_calls() {
     assert!(roster.contains("arrayList2.add(Integer.valueOf("), "{roster}");
     assert!(roster.contains("assertEquals(1, result);"), "{roster}");
     check("subjects", &g);
+    check("library", &r);
 }
 
 /// Floats and doubles through the pipeline: `sign` has four paths (positive, negative, zero

@@ -20,9 +20,9 @@ fn sequences(spec: &str, extra: &[&str]) -> serde_json::Value {
     v["sequences"].clone()
 }
 
-/// `gen` of a SIR class or method with uber, `--inputs`, and `--validity repOK`: the tests
-/// written (all methods) and the summary.
-fn gen_with_validity(spec: &str, inputs: &str, out: &std::path::Path) -> (usize, String) {
+/// `gen` of a SIR class or method with uber, `--inputs`, `--tests` and `--validity repOK`:
+/// the tests written (all methods) and the summary.
+fn gen_with_validity(spec: &str, inputs: &str, tests: &str, out: &std::path::Path) -> (usize, String) {
     let o = uberlazy(&[
         "gen",
         "--cp",
@@ -32,6 +32,8 @@ fn gen_with_validity(spec: &str, inputs: &str, out: &std::path::Path) -> (usize,
         "uber",
         "--inputs",
         inputs,
+        "--tests",
+        tests,
         "--validity",
         "repOK",
         "--out",
@@ -56,7 +58,7 @@ fn api_inputs_of_the_lists_and_trees_are_valid_and_pass() {
     for class in ["sir.SinglyLinkedList", "sir.DoublyLinkedList", "sir.BinarySearchTree", "sir.RedBlackTree"] {
         let dir = tempdir();
         let out = dir.path().join("tests");
-        let (tests, summary) = gen_with_validity(class, "api", &out);
+        let (tests, summary) = gen_with_validity(class, "api", "covering", &out);
         assert!(tests > 0, "{summary}");
         let simple = class.trim_start_matches("sir.");
         for e in std::fs::read_dir(out.join("sir")).unwrap() {
@@ -119,16 +121,16 @@ fn longer_sequences_and_chosen_methods() {
     assert!(text(&o).contains("--validity repOK"), "{}", text(&o));
 }
 
-/// `gen`'s default, `--inputs auto`: each path of the method gets its test from an input built
-/// by calls when a sequence reaches the path, else from one built field by field; the paths are
-/// those of `--inputs heap` (one test each), the call-built inputs are all valid, and every
-/// test passes on the JVM.
+/// `gen`'s default, `--inputs auto`, one test per path: each path of the method gets its test
+/// from an input built by calls when a sequence reaches the path, else from one built field by
+/// field; the paths are those of `--inputs heap` (one test each), the call-built inputs are all
+/// valid, and every test passes on the JVM.
 #[test]
 fn auto_inputs_build_by_calls_the_paths_a_sequence_reaches() {
     let dir = tempdir();
     let gen_tests = |inputs: &str| {
         let out = dir.path().join(inputs);
-        let (tests, summary) = gen_with_validity("sir.SinglyLinkedList#get", inputs, &out);
+        let (tests, summary) = gen_with_validity("sir.SinglyLinkedList#get", inputs, "per-path", &out);
         (out, tests, summary)
     };
     let (_, heap_tests, _) = gen_tests("heap");

@@ -1,4 +1,4 @@
-package subjects;
+package library;
 
 import java.util.Collection;
 import java.util.List;
