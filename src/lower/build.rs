@@ -2,7 +2,7 @@
 //! driver, a lambda class's method): locals, blocks and numbered instructions.
 
 use crate::classfile::JType;
-use crate::ir::{Block, BlockId, Instr, Local, LocalId, Stmt, Terminator};
+use crate::ir::{Block, BlockId, Handler, Instr, Local, LocalId, Stmt, Terminator};
 
 /// The IR under construction.
 #[derive(Default)]
@@ -60,5 +60,13 @@ impl Builder {
             blk.term_pc = pc;
         }
         pc
+    }
+
+    /// Gives block `b` the exception handler `handler` (a driver's: a call there that throws
+    /// drops the state).
+    pub(super) fn cover(&mut self, b: BlockId, handler: &Handler) {
+        if let Some(blk) = self.blocks.get_mut(b.0 as usize) {
+            blk.handlers.push(handler.clone());
+        }
     }
 }

@@ -272,7 +272,7 @@ impl super::Program {
             }
         }
         for (site, blk) in ctor_sites.iter().zip(&ctor_blocks) {
-            cover(&mut b, *blk, &catch_all);
+            b.cover(*blk, &catch_all);
             let factory = table.method(site.method).is_static();
             if !factory {
                 b.push(*blk, Stmt::Assign(r, Expr::New(class)));
@@ -304,7 +304,7 @@ impl super::Program {
             let mut cases = Vec::new();
             for (i, site) in sites.iter().enumerate() {
                 let cb = b.block();
-                cover(&mut b, cb, &catch_all);
+                b.cover(cb, &catch_all);
                 let (at, mut args) = operands(&mut b, table, cb, site, &catch_all);
                 args.insert(0, Operand::Local(r));
                 let method = method_ref(table, site.method, class);
@@ -521,11 +521,4 @@ fn method_ref(table: &ClassTable, m: MethodId, class: ClassId) -> MethodRef {
 fn field_ref(table: &ClassTable, f: FieldId) -> FieldRef {
     let fd = table.field(f);
     FieldRef { owner: fd.owner, name: fd.name.clone(), ty: fd.ty.clone() }
-}
-
-/// Gives block `blk` the driver's handler (a call there that throws drops the state).
-fn cover(b: &mut Builder, blk: BlockId, handler: &Handler) {
-    if let Some(x) = b.blocks.get_mut(blk.0 as usize) {
-        x.handlers.push(handler.clone());
-    }
 }

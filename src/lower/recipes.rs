@@ -254,14 +254,14 @@ pub(super) fn operands(
                 let mut cases = Vec::new();
                 for (k, r) in recipes.iter().enumerate() {
                     let rb = b.block();
-                    covered(b, rb, handler);
+                    b.cover(rb, handler);
                     let (end, obj) = recipe(b, table, rb, r, handler);
                     b.push(end, Stmt::Assign(x, Expr::Use(Operand::Local(obj))));
                     b.end(end, Terminator::Goto(join));
                     cases.push((k as i32, rb));
                 }
                 b.end(blk, Terminator::Switch { key: p, cases, default: none });
-                covered(b, join, handler);
+                b.cover(join, handler);
                 blk = join;
                 out.push(Operand::Local(x));
             }
@@ -307,11 +307,4 @@ fn boxed(b: &mut Builder, table: &ClassTable, blk: BlockId, p: Operand, param: u
     };
     b.push(blk, Stmt::Assign(x, Expr::Invoke(Call { kind: InvokeKind::Static, method: valueof, args: vec![p] })));
     Operand::Local(x)
-}
-
-/// Gives block `blk` the driver's handler (a call there that throws drops the state).
-fn covered(b: &mut Builder, blk: BlockId, handler: &Handler) {
-    if let Some(x) = b.blocks.get_mut(blk.0 as usize) {
-        x.handlers.push(handler.clone());
-    }
 }
