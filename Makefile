@@ -77,7 +77,7 @@ bench-scale: build
 bench-scope: build
 	python3 tools/bench-scope.py
 
-realcode: build deps
+realcode: build deps jacoco-agent
 	python3 tools/realcode.py
 
 jacoco-agent: deps

@@ -164,6 +164,12 @@ impl Budget {
         (mb > self.max_memory_mb as f64).then(|| self.interrupt.trip(Halt::Memory(self.max_memory_mb), self))
     }
 
+    /// Ends the run now as its deadline would: `gen` gives a method's time to the others
+    /// when it has found nothing new for a while ([`crate::session`]'s time shared by need).
+    pub fn end_share(&self) -> Halt {
+        self.interrupt.trip(Halt::Time(self.time_limit_s), self)
+    }
+
     /// A budget that never runs out by itself (a stop request still ends it).
     pub fn unlimited(stop: Stop) -> Self {
         Budget::lasting(Duration::from_secs(1 << 30), u64::MAX, stop)

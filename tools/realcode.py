@@ -2,6 +2,7 @@
 """Real library code as a user runs it: 16 targets of java.util and commons-collections4.
 
 usage: tools/realcode.py [--out results/realcode] [--targets pkg.C#m(desc),...]
+       tools/realcode.py --classes [--out results/realcode]
        tools/realcode.py --sweep [--out results/realcode-sweep]
 
 For each target: `uberlazy gen --strategy uber --time-limit T` with only the library's jar on
@@ -19,10 +20,15 @@ strategy (SWEEP_TIME_LIMIT per method, default 2 s) and lists the methods that e
 error instead of tests or cut traces: there should be none. The java.util jar is
 built from the installed JDK's jmods/java.base.jmod (java/util/*.class); commons-collections4
 is Debian's /usr/share/java/commons-collections4.jar. Writes <out>.csv and <out>.md.
+Then (or alone with `--classes`) whole classes: `gen CLASS` (REALCODE_CLASS_TIME_LIMIT, default 90 s a class)
+on nine classes of commons-collections4, guava and commons-lang3, their tests run under JaCoCo: tests,
+tests built by calls, lines over 150 characters, branch coverage of the class and the abstract parents
+whose code it runs. Writes <out>-classes.csv and a section at the end of <out>.md.
 """
 
 import csv
 import glob
+import json
 import os
 import re
 import shutil
@@ -58,6 +64,26 @@ TARGETS = [
 FIELDS = ["target", "lowered", "methods", "traces", "tests", "by_calls", "compiles", "passed", "failed", "found", "largest",
           "time_s", "error", "cuts"]
 STRATEGIES = ["lazy", "lazier", "uber", "pose"]
+CLASS_LIMIT = int(os.environ.get("REALCODE_CLASS_TIME_LIMIT", "90"))
+GUAVA = "/usr/share/java/guava.jar"
+LANG3 = "/usr/share/java/commons-lang3.jar"
+J = "/usr/share/java"
+JACOCO_CP = ":".join(f"{J}/{j}.jar" for j in ("org.jacoco.core", "asm", "asm-commons", "asm-tree"))
+# Whole classes (issue #72's nine): the class and the abstract parents in the jar whose code it runs.
+CLASSES = [
+    (CC + "list.SetUniqueList", CC4, [CC + "list.AbstractSerializableListDecorator", CC + "list.AbstractListDecorator",
+                                      CC + "collection.AbstractCollectionDecorator"]),
+    (CC + "map.ListOrderedMap", CC4, [CC + "map.AbstractMapDecorator"]),
+    (CC + "bag.TreeBag", CC4, [CC + "bag.AbstractMapBag"]),
+    (CC + "queue.CircularFifoQueue", CC4, []),
+    (CC + "trie.PatriciaTrie", CC4, [CC + "trie.AbstractPatriciaTrie", CC + "trie.AbstractBitwiseTrie"]),
+    (CC + "comparators.ComparatorChain", CC4, []),
+    ("com.google.common.primitives.Ints", GUAVA, []),
+    ("com.google.common.math.IntMath", GUAVA, []),
+    ("org.apache.commons.lang3.math.Fraction", LANG3, []),
+]
+CLASS_FIELDS = ["class", "tests", "by_calls", "compiles", "passed", "failed", "long_lines", "branches", "branch_pct",
+                "time_s", "error"]
 
 
 def java_home():
@@ -134,6 +160,84 @@ def run_target(spec, cp):
         row["failed"] = int(failed.group(1)) if failed else 0
     shutil.rmtree(out, ignore_errors=True)
     return row
+
+
+def run_class(cls, cp, parents, work):
+    """`gen CLASS` with the class time limit, its tests under JaCoCo, branch coverage of the class and parents."""
+    row = {k: "" for k in CLASS_FIELDS}
+    row["class"] = cls
+    out = tempfile.mkdtemp(prefix="realcode-class-")
+    stats = os.path.join(work, cls + ".stats.json")
+    start = time.monotonic()
+    g = subprocess.run([UBERLAZY, "gen", "--cp", cp, cls, "--time-limit", str(CLASS_LIMIT), *GEN_FLAGS,
+                        "--stats", stats, "--out", out], capture_output=True, text=True)
+    row["time_s"] = round(time.monotonic() - start, 1)
+    if g.returncode not in (0, 3):
+        row["error"] = (g.stderr.strip().splitlines() or [""])[-1][:200]
+    entries = json.load(open(stats)) if os.path.exists(stats) else []
+    row["tests"] = sum(e.get("tests", 0) for e in entries)
+    row["by_calls"] = sum(e.get("tests_by_calls", 0) for e in entries)
+    sources = glob.glob(os.path.join(out, "**", "*.java"), recursive=True)
+    row["long_lines"] = sum(1 for src in sources for line in open(src) if len(line.rstrip("\n")) > 150)
+    exec_file = os.path.join(work, cls + ".exec")
+    if os.path.exists(exec_file):
+        os.remove(exec_file)
+    if row["tests"]:
+        env = dict(os.environ, JACOCO_EXEC=exec_file, JACOCO_INCLUDES=cls.rsplit(".", 1)[0] + ".*")
+        r = subprocess.run(["tools/run-junit.sh", out, cp], capture_output=True, text=True, env=env)
+        text = r.stdout + r.stderr
+        passed = re.search(r"(\d+) tests successful", text)
+        failed = re.search(r"(\d+) tests failed", text)
+        row["compiles"] = "yes" if passed else "no"
+        row["passed"] = int(passed.group(1)) if passed else 0
+        row["failed"] = int(failed.group(1)) if failed else 0
+    covered = total = 0
+    if os.path.exists(exec_file):
+        report = os.path.join(work, "report")
+        if not os.path.isdir(report):
+            subprocess.run(["javac", "-nowarn", "-d", report, "-cp", JACOCO_CP, "tools/java/CoverageReport.java"],
+                           check=True)
+        text = subprocess.run(["java", "-cp", f"{report}:{JACOCO_CP}", "CoverageReport", exec_file, cp],
+                              capture_output=True, text=True).stdout
+        for line in text.splitlines():
+            cells = [c.strip() for c in line.strip("|").split("|")]
+            if len(cells) >= 2 and cells[0] in [cls] + parents and "/" in cells[1]:
+                c, t = (int(x) for x in cells[1].split("/"))
+                covered, total = covered + c, total + t
+    row["branches"] = f"{covered}/{total}"
+    row["branch_pct"] = round(100 * covered / total) if total else ""
+    shutil.rmtree(out, ignore_errors=True)
+    return row
+
+
+def classes_markdown(rows):
+    out = [
+        "",
+        "## Whole classes",
+        "",
+        f"`gen --cp JAR CLASS --time-limit {CLASS_LIMIT}" + "".join(f" {x}" for x in GEN_FLAGS) + "` (default flags "
+        "otherwise: every public method, inherited ones too, inputs built",
+        "by calls where a sequence reaches a path), then the tests under JaCoCo. `branches`: JaCoCo's branch coverage "
+        "of the class",
+        "with the abstract parents in the jar whose code it runs (SetUniqueList: AbstractSerializableListDecorator,",
+        "AbstractListDecorator, AbstractCollectionDecorator; ListOrderedMap: AbstractMapDecorator; TreeBag:",
+        "AbstractMapBag; PatriciaTrie: AbstractPatriciaTrie, AbstractBitwiseTrie). `by calls`: tests whose input is",
+        "built by a constructor or factory and public calls. `long`: emitted lines over 150 characters.",
+        "",
+        "| class | tests | by calls | compile | passed | failed | long | branches | branch % | time s | error |",
+        "|---|---:|---:|---|---:|---:|---:|---:|---:|---:|---|",
+    ]
+    for r in rows:
+        out.append(f"| `{r['class']}` | {r['tests']} | {r['by_calls']} | {r['compiles'] or '-'} | {r['passed']} | "
+                   f"{r['failed']} | {r['long_lines']} | {r['branches']} | {r['branch_pct']} | {r['time_s']} | "
+                   f"{r['error']} |")
+    tests = sum(int(r["tests"] or 0) for r in rows)
+    passed = sum(int(r["passed"] or 0) for r in rows)
+    covered = sum(int(r["branches"].split("/")[0]) for r in rows if r["branches"])
+    total = sum(int(r["branches"].split("/")[1]) for r in rows if r["branches"])
+    pct = f" ({round(100 * covered / total)}%)" if total else ""
+    out += ["", f"{passed} of {tests} tests pass; {covered} of {total} branches covered{pct}."]
+    return "\n".join(out)
 
 
 def markdown(rows):
@@ -215,6 +319,10 @@ def sweep(out):
 def main():
     args = sys.argv[1:]
     out, targets = "results/realcode", TARGETS
+    if args[:1] == ["--classes"]:
+        # Only the whole-class table: appended to (or replacing that of) <out>.md.
+        out = args[2] if args[1:2] == ["--out"] else out
+        return write_classes(out)
     if args[:1] == ["--sweep"]:
         out = args[2] if args[1:2] == ["--out"] else "results/realcode-sweep"
         build_util_jar()
@@ -243,6 +351,27 @@ def main():
     with open(out + ".md", "w") as f:
         f.write(markdown(rows) + "\n")
     print(f"wrote {out}.csv and {out}.md", file=sys.stderr)
+    write_classes(out)
+
+
+def write_classes(out):
+    """Runs the whole classes and writes <out>-classes.csv and the table at the end of <out>.md."""
+    rows = []
+    with tempfile.TemporaryDirectory() as work:
+        for cls, cp, parents in CLASSES:
+            r = run_class(cls, cp, parents, work)
+            print(f"{cls}: {r['tests']} tests ({r['by_calls']} by calls), {r['passed']} passed, {r['failed']} failed, "
+                  f"branches {r['branches']}, {r['time_s']} s {r['error']}", file=sys.stderr)
+            rows.append(r)
+    with open(out + "-classes.csv", "w", newline="") as f:
+        w = csv.DictWriter(f, fieldnames=CLASS_FIELDS)
+        w.writeheader()
+        w.writerows(rows)
+    md = open(out + ".md").read() if os.path.exists(out + ".md") else ""
+    md = md.split("\n## Whole classes\n")[0].rstrip("\n") + "\n"
+    with open(out + ".md", "w") as f:
+        f.write(md + classes_markdown(rows) + "\n")
+    print(f"wrote {out}-classes.csv and {out}.md", file=sys.stderr)
 
 
 if __name__ == "__main__":

@@ -93,7 +93,7 @@ pub fn run(args: &GenArgs, stop: &Stop) -> Result<Done> {
     let mut out = Out { dir: &args.out, force: args.force, kept: 0, lines: Vec::new() };
     if targets.methods.len() > 1 {
         out.lines.push(format!(
-            "time limit: {} s for all {} methods (each gets the time left divided by the methods left)",
+            "time limit: {} s for all {} methods, shared by need (more to a method still covering new branches)",
             args.analysis.time_limit,
             targets.methods.len()
         ));
@@ -119,7 +119,7 @@ pub fn run(args: &GenArgs, stop: &Stop) -> Result<Done> {
             runtime_written = true;
         }
         if args.stats.is_some() {
-            stats.push(json::gen_stats(&t.summary, t.tests, &t.test_class));
+            stats.push(json::gen_stats(&t.summary, t.tests, t.by_calls, &t.test_class));
         }
         if t.tests == 0 {
             // A class without a test method is noise in a suite (and JUnit 4 rejects it).

@@ -19,7 +19,7 @@ pub struct AnalysisArgs {
     #[arg(long, default_value_t = config::DEFAULT_MAX_CALLS)]
     pub max_calls: u32,
     /// Wall-clock budget in seconds: per method and strategy for run and compare; for gen, of
-    /// the whole run, each method getting the time left divided by the methods left.
+    /// the whole run, shared by need: more to a method still covering new branches.
     #[arg(long, default_value_t = config::DEFAULT_TIME_LIMIT_S)]
     pub time_limit: u64,
     /// Most decisions one run of the --precondition method may make on one input; an input

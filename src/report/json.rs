@@ -167,11 +167,12 @@ fn concrete(table: &ClassTable, c: &Concrete) -> Value {
 }
 
 /// One entry of `gen --stats`: the counts of the exploration (as `run --json`, without the
-/// trace list), the tests written and the test class.
-pub fn gen_stats(s: &Summary, tests: usize, test_class: &str) -> Value {
+/// trace list), the tests written, how many of them build their input by calls, and the test class.
+pub fn gen_stats(s: &Summary, tests: usize, by_calls: usize, test_class: &str) -> Value {
     let mut v = serde_json::to_value(s).unwrap_or(Value::Null);
     if let Some(o) = v.as_object_mut() {
         o.insert("tests".into(), json!(tests));
+        o.insert("tests_by_calls".into(), json!(by_calls));
         o.insert("test_class".into(), json!(test_class));
     }
     v

@@ -12,7 +12,7 @@ use crate::machine::{Choice, Trace, TraceKind};
 
 /// One thing a test can cover.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
-enum Goal {
+pub(super) enum Goal {
     /// A branch, case, exception edge or dispatch target at a bytecode offset of a method.
     Decision(MethodId, u32, Choice),
     /// How the method under test ended: an exception of this class, or a return of a value
@@ -26,16 +26,8 @@ enum Goal {
 /// Returns how many were dropped.
 pub(super) fn keep_covering(table: &ClassTable, class: ClassId, traces: &mut Vec<Trace>) -> usize {
     let testable = |t: &Trace| t.kind != TraceKind::Cut && t.concrete.is_some() && !t.constrains_identity_hash();
-    let family: Vec<String> = table
-        .superclasses(class)
-        .into_iter()
-        .filter(|c| table.class(*c).on_class_path())
-        .map(|c| table.class(c).name.clone())
-        .collect();
-    let tested = |c: ClassId| {
-        let name = &table.class(c).name;
-        family.iter().any(|f| name == f || name.strip_prefix(f.as_str()).is_some_and(|rest| rest.starts_with('$')))
-    };
+    let family = tested_family(table, class);
+    let tested = |c: ClassId| in_family(&family, &table.class(c).name);
     let goals: Vec<HashSet<Goal>> = traces.iter().map(|t| goals_of(table, t, &tested)).collect();
     let mut order: Vec<usize> = (0..traces.len()).filter(|k| testable(&traces[*k])).collect();
     order.sort_by_key(|k| (traces[*k].prefix.is_empty(), std::cmp::Reverse(goals[*k].len()), *k));
@@ -64,9 +56,25 @@ pub(super) fn keep_covering(table: &ClassTable, class: ClassId, traces: &mut Vec
     before - traces.len()
 }
 
+/// The classes whose code is the tested class's: it and its superclasses on the class path
+/// (their nested classes too, by [`in_family`]).
+pub(super) fn tested_family(table: &ClassTable, class: ClassId) -> Vec<String> {
+    table
+        .superclasses(class)
+        .into_iter()
+        .filter(|c| table.class(*c).on_class_path())
+        .map(|c| table.class(c).name.clone())
+        .collect()
+}
+
+/// Whether the class named `name` is one of `family` or nested in one.
+pub(super) fn in_family(family: &[String], name: &str) -> bool {
+    family.iter().any(|f| name == f || name.strip_prefix(f.as_str()).is_some_and(|rest| rest.starts_with('$')))
+}
+
 /// The goals one trace covers: the decisions of its tested path in the `tested` classes (not
 /// a concretized array index), and its outcome.
-fn goals_of(table: &ClassTable, t: &Trace, tested: &dyn Fn(ClassId) -> bool) -> HashSet<Goal> {
+pub(super) fn goals_of(table: &ClassTable, t: &Trace, tested: &dyn Fn(ClassId) -> bool) -> HashSet<Goal> {
     let mut out: HashSet<Goal> = t
         .path
         .iter()

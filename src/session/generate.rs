@@ -4,6 +4,7 @@
 use std::collections::{BTreeSet, HashSet};
 use std::path::PathBuf;
 
+use super::pace::{Covered, Pace, Share};
 use super::{ExploreOptions, Session};
 use crate::Result;
 use crate::classfile::MethodId;
@@ -135,10 +136,12 @@ impl Session {
     /// As [`Session::generate`], handing each method's tests to `sink` as soon as they are
     /// made (so that a caller can write them while the next method runs). An error `sink`
     /// returns stops the run. `--time-limit` is the budget of the whole run, lowering
-    /// included: each method gets the time left divided by the methods left (at least
-    /// [`MIN_SHARE`]), so a method that finishes early leaves its time to the next ones and no
-    /// method takes all of it; it explores for [`EXPLORE_SHARE`] of that, leaving the rest to
-    /// turning its traces into tests and writing them.
+    /// included, shared by need ([`Share`]): each method gets the time left divided by the
+    /// methods left (at least [`MIN_SHARE`]), runs up to a few times that while its traces
+    /// cover new goals of the class and ends early once they stop, so that a method that
+    /// finishes or stalls leaves its time to the next ones and no method takes all of it; it
+    /// explores for [`EXPLORE_SHARE`] of that, leaving the rest to turning its traces into
+    /// tests and writing them.
     pub fn generate_each(
         &mut self,
         methods: &[MethodId],
@@ -150,6 +153,7 @@ impl Session {
         let total = std::time::Duration::from_secs(self.config.bounds.time_limit_s);
         let deadline = start.checked_add(total).map_or(self.process.deadline, |d| d.min(self.process.deadline));
         self.prepare(methods, true)?;
+        let mut covered = Covered::default();
         for (i, m) in methods.iter().enumerate() {
             if self.halted().is_some() {
                 break;
@@ -157,8 +161,8 @@ impl Session {
             self.report_progress(i + 1, methods.len(), *m, strategy);
             let name = self.method_name(*m);
             let left = (methods.len() - i) as u32;
-            let share = (deadline.saturating_duration_since(std::time::Instant::now()) / left).max(MIN_SHARE);
-            let tests = self.tests_of(*m, strategy, options, share.mul_f64(EXPLORE_SHARE).max(MIN_SHARE));
+            let share = Share::of(deadline.saturating_duration_since(std::time::Instant::now()), left, MIN_SHARE);
+            let tests = self.tests_of(*m, strategy, options, share.scaled(EXPLORE_SHARE, MIN_SHARE), &mut covered);
             sink(&name, tests)?;
         }
         Ok(())
@@ -169,7 +173,8 @@ impl Session {
         m: MethodId,
         strategy: Strategy,
         options: &GenOptions,
-        time: std::time::Duration,
+        share: Share,
+        covered: &mut Covered,
     ) -> Result<GeneratedTests> {
         let prefer = match options.tests {
             TestsPer::Path | TestsPer::Covering => Prefer::FirstOfPath,
@@ -177,15 +182,19 @@ impl Session {
         };
         let explore = ExploreOptions { prefer, ..ExploreOptions::default() };
         let start = std::time::Instant::now();
-        let (both, note) = match self.call_built(m, strategy, &explore, time) {
-            Ok(b) => (b, None),
-            Err(e) if self.stopped() => return Err(e),
-            Err(e) => {
-                (None, Some(format!("no inputs built by calls ({e}): every test builds its input field by field")))
-            }
-        };
-        let heap_time = time.saturating_sub(start.elapsed()).max(MIN_SHARE);
-        let mut e = self.explore_one(m, strategy, &explore, heap_time, &mut |_, _, _| Ok(true))?;
+        let (both, note) =
+            match self.call_built(m, strategy, &explore, share.scaled(CALL_BUILT_SHARE, MIN_SHARE), covered) {
+                Ok(b) => (b, None),
+                Err(e) if self.stopped() => return Err(e),
+                Err(e) => {
+                    (None, Some(format!("no inputs built by calls ({e}): every test builds its input field by field")))
+                }
+            };
+        let heap = share.after(start.elapsed(), MIN_SHARE);
+        let mut pace = Pace::new(covered, &self.program.table, self.program.table.method(m).owner, heap);
+        let inputs = &self.config.inputs;
+        let mut e =
+            self.explore_inputs(m, strategy, &explore, heap.cap, inputs, Some(&mut pace), &mut |_, _, _| Ok(true))?;
         let mut before = e.result.traces.len();
         let driver = match self.config.inputs {
             crate::config::Inputs::Api { .. } => self.program.driver_of(m).map(|d| &**d),
@@ -275,14 +284,15 @@ impl Session {
     }
 
     /// With `--inputs auto` (no precondition, a driver that can build the receiver): the
-    /// exploration of `m` with inputs built by calls, in [`CALL_BUILT_SHARE`] of `time` (an engine error
+    /// exploration of `m` with inputs built by calls, in its `share` of the method's time (an engine error
     /// there leaves the method to its heap inputs, with a note).
     fn call_built(
         &self,
         m: MethodId,
         strategy: Strategy,
         explore: &ExploreOptions,
-        time: std::time::Duration,
+        share: Share,
+        covered: &mut Covered,
     ) -> Result<Option<super::Exploration>> {
         let crate::config::Inputs::Auto { max_calls, methods } = &self.config.inputs else { return Ok(None) };
         if self.config.precondition.is_some() {
@@ -298,8 +308,9 @@ impl Session {
             return Ok(None);
         }
         let inputs = crate::config::Inputs::Api { max_calls: *max_calls, methods: methods.clone() };
-        let time = time.mul_f64(CALL_BUILT_SHARE);
-        self.explore_inputs(m, strategy, explore, time, &inputs, &mut |_, _, _| Ok(true)).map(Some)
+        let mut pace = Pace::new(covered, &self.program.table, self.program.table.method(m).owner, share);
+        self.explore_inputs(m, strategy, explore, share.cap, &inputs, Some(&mut pace), &mut |_, _, _| Ok(true))
+            .map(Some)
     }
 }
 

@@ -11,6 +11,7 @@
 mod covering;
 mod frontend;
 mod generate;
+mod pace;
 mod targets;
 
 use crate::Result;
@@ -216,11 +217,13 @@ impl Session {
         limit: std::time::Duration,
         on_trace: TraceSink<'_>,
     ) -> Result<Exploration> {
-        self.explore_inputs(m, strategy, options, limit, &self.config.inputs, on_trace)
+        self.explore_inputs(m, strategy, options, limit, &self.config.inputs, None, on_trace)
     }
 
     /// As [`Session::explore_one`] with the inputs built as `inputs` says (`Auto` explores
-    /// heap inputs; `gen` asks for its call-built ones as `Api`).
+    /// heap inputs; `gen` asks for its call-built ones as `Api`); with a `pace`, the run ends
+    /// before `limit` once it stalls.
+    #[allow(clippy::too_many_arguments)]
     fn explore_inputs(
         &self,
         m: MethodId,
@@ -228,6 +231,7 @@ impl Session {
         options: &ExploreOptions,
         limit: std::time::Duration,
         inputs: &Inputs,
+        mut pace: Option<&mut pace::Pace<'_>>,
         on_trace: TraceSink<'_>,
     ) -> Result<Exploration> {
         let mut config = Config { strategy, inputs: inputs.clone(), ..self.config.clone() };
@@ -260,7 +264,15 @@ impl Session {
                 }
             },
         };
-        let result = analyze(&self.program, entry, &config, options, &budget, on_trace)?;
+        let sink = &mut |table: &ClassTable, info: &RunInfo, t: &Trace| {
+            if let Some(p) = pace.as_deref_mut()
+                && p.stalled(table, t)
+            {
+                budget.end_share();
+            }
+            on_trace(table, info, t)
+        };
+        let result = analyze(&self.program, entry, &config, options, &budget, sink)?;
         let summary = summarize(&result, &config, peak_mb());
         // A precondition that could not run rejected nothing: that is not a result.
         if let Some(p) = &config.precondition
