@@ -101,9 +101,6 @@ pub struct Driver {
     pub receiver: Option<FieldId>,
     /// The driver's local that holds the receiver.
     pub receiver_local: Option<LocalId>,
-    /// The driver's locals that hold the objects built for the method under test's
-    /// arguments (built before the receiver, so states are compared on them too).
-    pub built_args: Vec<LocalId>,
     /// Public constructors and static factories of the class; with several, the switch at
     /// `ctor_pc` picks one (case `k` picks `ctors[k]`, the default `ctors[0]`).
     pub ctors: Vec<Site>,

@@ -238,19 +238,7 @@ impl super::Program {
         let threw = b.block();
         b.end(threw, Terminator::Return(None));
         let catch_all = Handler { catch: None, target: threw, exception: exc };
-        // The arguments of the method under test are built first: their recipes' decisions
-        // are then part of the prefix, and the last driver decision before the call is the
-        // step switch that chose it.
-        let (ready, mut call_args) = operands(&mut b, table, entry, &call, &catch_all);
-        let built_args: Vec<LocalId> = call
-            .args
-            .iter()
-            .zip(&call_args)
-            .filter_map(|(a, o)| match (&a.how, o) {
-                (super::driver::How::Built(_), Operand::Local(x)) => Some(*x),
-                _ => None,
-            })
-            .collect();
+        let ready = entry;
         let steps_blocks: Vec<BlockId> = (0..=n).map(|_| b.block()).collect();
         let mut_block = b.block();
         // Constructors and factories.
@@ -315,6 +303,19 @@ impl super::Program {
             let pc = b.end(*blk, Terminator::Switch { key, cases, default: mut_block });
             steps.push(StepSites { pc, block: *blk, calls: sites });
         }
+        // The arguments of the method under test are made after the prefix, so that every
+        // receiver a prefix reaches meets each way of building them (a null collection, an
+        // empty one, ...) before a longer prefix runs; a switch of one case then marks where
+        // the tested path starts (the recipes' decisions are part of the prefix).
+        let (made, mut call_args) = operands(&mut b, table, mut_block, &call, &catch_all);
+        let call_block = if made == mut_block && call.args.iter().all(|a| matches!(a.how, super::driver::How::Param)) {
+            mut_block
+        } else {
+            let cb = b.block();
+            let key = Operand::Const(Const::Int(0));
+            b.end(made, Terminator::Switch { key, cases: Vec::new(), default: cb });
+            cb
+        };
         // The call of the method under test, then the observers.
         let mut args = if tm.is_static() { Vec::new() } else { vec![Operand::Local(r)] };
         args.append(&mut call_args);
@@ -322,18 +323,18 @@ impl super::Program {
         let invoke = Call { kind, method: method_ref(table, target, class), args };
         let result = tm.desc.ret.clone().map(|ty| b.local("result".into(), ty));
         match result {
-            Some(x) => b.push(mut_block, Stmt::Assign(x, Expr::Invoke(invoke))),
-            None => b.push(mut_block, Stmt::Invoke(invoke)),
+            Some(x) => b.push(call_block, Stmt::Assign(x, Expr::Invoke(invoke))),
+            None => b.push(call_block, Stmt::Invoke(invoke)),
         }
         // The observers run after a switch of one case: its decision ends the tested path, so
         // the observers' own decisions (toArray's loop) are no part of it.
         let mut observe_pc = None;
         let last = if observers.is_empty() {
-            mut_block
+            call_block
         } else {
             let obs = b.block();
             let key = Operand::Const(Const::Int(0));
-            observe_pc = Some(b.end(mut_block, Terminator::Switch { key, cases: Vec::new(), default: obs }));
+            observe_pc = Some(b.end(call_block, Terminator::Switch { key, cases: Vec::new(), default: obs }));
             obs
         };
         for (m, f) in &observers {
@@ -352,7 +353,6 @@ impl super::Program {
             class,
             receiver,
             receiver_local: (!tm.is_static()).then_some(r),
-            built_args,
             ctors: ctor_sites,
             ctor_pc,
             steps,

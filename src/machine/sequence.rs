@@ -4,8 +4,7 @@
 //! At each step switch of the driver (`lower/driver.rs`) the state's heap reachable from the
 //! receiver is written as a canonical key: objects numbered in the order a breadth-first
 //! walk meets them, classes, every field (ints as terms whose symbols are renamed in the
-//! order they are met; the objects built for the method under test's arguments are walked
-//! from too), then the conjuncts of the path condition that constrain those
+//! order they are met), then the conjuncts of the path condition that constrain those
 //! symbols (closed over shared symbols), renamed the same way and sorted. Two states with
 //! equal keys stand for the same set of concrete receivers, so the later one (at a step no
 //! earlier than the first's) adds no input the first cannot make: it is pruned, as in
@@ -174,15 +173,6 @@ impl<H: HeapStrategy, S: Solver> Machine<'_, H, S> {
         let mut heap_vars: HashSet<SymbolId> = HashSet::new();
         let mut key = String::new();
         let null = self.strategy.null(cx!(self));
-        // The objects built for the method under test's arguments are roots too.
-        for l in &d.built_args {
-            let Some(Value::Ref(x)) = st.top().and_then(|f| f.get(*l)).cloned() else { return Ok(None) };
-            key.push('@');
-            if !self.write_ref(st, &mut objects, &null, x, &mut key)? {
-                return Ok(None);
-            }
-            key.push(',');
-        }
         let mut k = 0;
         while let Some(r) = objects.get(k).cloned() {
             k += 1;

@@ -12,43 +12,43 @@ import uberlazy.runtime.Heap;
  */
 public class Money_exceedsTest {
     /**
-     * Input: Money.of(4); called with null.
+     * Input: Money.of(3); called with null.
      * Path: line 25 throws NullPointerException.
      * Outcome: throws java.lang.NullPointerException.
      */
     @Test
     public void exceeds_throwsNullPointerException_onNew() throws Throwable {
-        Money r = Money.of(4);
+        Money r = Money.of(3);
         Throwable thrown = assertThrows(Throwable.class, () -> r.exceeds((Money) null));
         assertEquals(NullPointerException.class, thrown.getClass());
-        assertEquals(4, Heap.get(r, "subjects.Money.cents"));
+        assertEquals(3, Heap.get(r, "subjects.Money.cents"));
     }
 
     /**
-     * Input: Money.of(9); called with of(12).
+     * Input: Money.of(10); called with of(12).
      * Path: line 25 false.
      * Outcome: returns false.
      */
     @Test
     public void exceeds_returnsFalse_onNew() throws Throwable {
-        Money r = Money.of(9);
+        Money r = Money.of(10);
         Money money1 = Money.of(12);
         boolean result = r.exceeds(money1);
         assertEquals(false, result);
-        assertEquals(9, Heap.get(r, "subjects.Money.cents"));
+        assertEquals(10, Heap.get(r, "subjects.Money.cents"));
     }
 
     /**
-     * Input: Money.of(3); called with of(2).
+     * Input: Money.of(11); called with of(2).
      * Path: line 25 true.
      * Outcome: returns true.
      */
     @Test
     public void exceeds_returnsTrue_onNew() throws Throwable {
-        Money r = Money.of(3);
+        Money r = Money.of(11);
         Money money1 = Money.of(2);
         boolean result = r.exceeds(money1);
         assertEquals(true, result);
-        assertEquals(3, Heap.get(r, "subjects.Money.cents"));
+        assertEquals(11, Heap.get(r, "subjects.Money.cents"));
     }
 }
