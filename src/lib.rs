@@ -18,6 +18,7 @@ pub mod machine;
 pub mod models;
 pub mod output;
 pub mod report;
+pub mod runner;
 pub mod session;
 pub mod solver;
 pub mod term;

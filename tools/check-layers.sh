@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Checks the data-flow invariants of ARCHITECTURE.md with grep: stages never import later
 # stages, the heap strategies never import each other, the CLI reaches the library only
-# through the pipeline (session), only src/solver/z3/ imports z3, and no two folders of
+# through the pipeline (session) and the whole-library runner (which only the CLI uses),
+# only src/solver/z3/ imports z3, and no two folders of
 # src/ and no two files of one folder import each other (tools/import-cycles.py).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -28,7 +29,11 @@ check "src/inputs" 'crate::(machine|solver|report|junit|cli|session)|heap::(grap
 check "src/junit" 'crate::(machine::(explore|exec|control)|heap::(graph|lazy|uber|pose|lazier)|solver|session|cli)' \
     "the emitter sees only traces, inputs and the class table"
 check "src/cli" 'crate::(classfile|lower|ir|machine|heap|solver|term|junit|models|inputs)' \
-    "the CLI reaches the library only through the pipeline (session), config, budget, report and output"
+    "the CLI reaches the library only through the pipeline (session), the runner, config, budget, report and output"
+check "src/runner" 'crate::(classfile|lower|ir|machine|heap|solver|term|junit|models|inputs|report|cli)' \
+    "the whole-library runner reaches the library only through the pipeline (session), budget and output"
+runner=$(grep -rlE 'crate::runner' src --include=*.rs | grep -vE '^src/(cli|runner)/' || true)
+if [ -n "$runner" ]; then echo "only src/cli/ may use the whole-library runner, but: $runner"; fail=1; fi
 check "src/heap/mod.rs src/heap/concrete.rs src/heap/objects.rs src/heap/graph" 'heap::(lazy|lazier|uber|pose)\b' \
     "what all strategies share never imports a strategy"
 for s in lazy lazier uber pose; do

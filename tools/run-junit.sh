@@ -5,7 +5,7 @@
 # built by `make jacoco-agent`; VALIDITY_FILE=<file> collects `gen --validity` records;
 # REPORTS_DIR=<dir> keeps JUnit 5's XML report; JVM_OPTIONS adds options to the JVM that runs
 # the tests (`-ea` for assertions); the JVM options gen wrote to
-# <test-src-dir>/uberlazy/runtime/java-options.txt are applied. Exits non-zero if compilation or any test fails.
+# <test-src-dir>/uberlazy/runtime/java-options.txt and java-options/*.txt are applied. Exits non-zero if compilation or any test fails.
 set -euo pipefail
 src=$1; cp=$2; ver=${3:-5}
 J=/usr/share/java
@@ -29,9 +29,13 @@ if [ -n "${JVM_OPTIONS:-}" ]; then
     read -r -a extra <<< "$JVM_OPTIONS"
     agent+=("${extra[@]}")
 fi
-# The JVM options `gen` listed for these tests (--add-opens for JDK fields set by reflection).
+# The JVM options `gen` listed for these tests (--add-opens for JDK fields set by reflection):
+# one file for a run in one process, one per class for a whole-library run's workers.
 if [ -f "$src/uberlazy/runtime/java-options.txt" ]; then
     agent+=("@$src/uberlazy/runtime/java-options.txt")
+fi
+if [ -d "$src/uberlazy/runtime/java-options" ]; then
+    while IFS= read -r f; do agent+=("@$f"); done < <(find "$src/uberlazy/runtime/java-options" -name '*.txt' | sort)
 fi
 reports=()
 if [ -n "${REPORTS_DIR:-}" ]; then

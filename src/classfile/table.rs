@@ -78,6 +78,11 @@ impl Class {
     pub fn is_abstract(&self) -> bool {
         self.access & access::ABSTRACT != 0
     }
+    /// Declared `public`: a nested class by its own `InnerClasses` flags (a `protected` or
+    /// `private` nested class is not, whatever its class file's flags say).
+    pub fn is_public(&self) -> bool {
+        self.inner_access.unwrap_or(self.access) & access::PUBLIC != 0
+    }
 }
 
 /// One field.

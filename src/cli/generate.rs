@@ -8,11 +8,14 @@ use clap::Args;
 use super::common::Done;
 use super::options::{AnalysisArgs, progress_enabled, strategies};
 use crate::budget::Stop;
+use crate::config::Strategy;
 use crate::output::{Written, check_dir_flag, check_file_flag, write_atomic};
 use crate::report::json;
 use crate::report::text::id_ranges;
+use crate::runner::{Shard, WorkerReport};
 use crate::session::{
-    EmittedFile, GenOptions, JAVA_OPTIONS_PATH, Junit, Session, Targets, TestsPer, java_options_file,
+    EmittedFile, GenOptions, JAVA_OPTIONS_PATH, Junit, Session, Targets, TestsPer, class_java_options_file,
+    java_options_file,
 };
 use crate::{Error, Result};
 
@@ -22,9 +25,35 @@ pub struct GenArgs {
     /// Class path: jars, directories and .class files joined by `:`.
     #[arg(long)]
     pub cp: String,
-    /// Methods (`pkg.Class#method`, `pkg.Class#method(descriptor)`) or whole classes (`pkg.Class`).
-    #[arg(required = true)]
+    /// Methods (`pkg.Class#method`, `pkg.Class#method(descriptor)`) or whole classes
+    /// (`pkg.Class`); optional with --package or --all. Specs of several classes make a
+    /// whole-library run (one worker process per class, see --jobs).
+    #[arg(required_unless_present_any = ["package", "all"])]
     pub methods: Vec<String>,
+    /// Test every public concrete class (top-level or public nested) of this package and its
+    /// subpackages; repeatable. Classes left out are listed with why.
+    #[arg(long, value_name = "PKG")]
+    pub package: Vec<String>,
+    /// Test every public concrete class of the jars and directories on --cp (JDK classes
+    /// only when named).
+    #[arg(long)]
+    pub all: bool,
+    /// Worker processes at a time when more than one class is tested, each class in a
+    /// process of its own [default: the machine's cores].
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    pub jobs: Option<u32>,
+    /// Test only shard I of N (1-based): the classes whose name hashes to I (CRC-32 mod N),
+    /// so shards on separate machines write disjoint files into trees that merge.
+    #[arg(long, value_name = "I/N", value_parser = Shard::parse)]
+    pub shard: Option<Shard>,
+    /// With several classes: one JSON object per line on stdout for each class started and
+    /// finished (the summary goes to stderr).
+    #[arg(long)]
+    pub json_progress: bool,
+    /// Internal: the worker of a whole-library run, testing this one class (binary name); it
+    /// ends its output with a report line for its parent.
+    #[arg(long, hide = true, value_name = "CLASS")]
+    pub worker: Option<String>,
     /// Heap strategy: lazy, lazier, uber or pose.
     #[arg(long, default_value = "uber")]
     pub strategy: String,
@@ -55,16 +84,14 @@ pub struct GenArgs {
     pub analysis: AnalysisArgs,
 }
 
-/// Explores each method, writes its test class and prints a summary. Every flag is checked
+/// Explores each method in this process (`uberlazy gen` sends runs of several classes to
+/// `cli/whole.rs`, one worker per class), writes its test class and prints a summary. Every flag is checked
 /// before any work, and nothing is written (not even the output directory) before the
 /// first test class is ready.
 pub fn run(args: &GenArgs, stop: &Stop) -> Result<Done> {
     // --time-limit bounds the whole process, loading included.
     let process = args.analysis.process_budget(stop);
-    let strategy = match strategies(&args.strategy)?.as_slice() {
-        [s] => *s,
-        _ => return Err(Error::Usage("--strategy takes exactly one of lazy, lazier, uber, pose".into())),
-    };
+    let strategy = strategy(args)?;
     // An unwritable output is reported before any work starts.
     check_dir_flag("--out", &args.out)?;
     if let Some(stats) = &args.stats {
@@ -101,6 +128,7 @@ pub fn run(args: &GenArgs, stop: &Stop) -> Result<Done> {
     let mut failed: Vec<Error> = Vec::new();
     let mut stats: Vec<serde_json::Value> = Vec::new();
     let mut done = 0;
+    let (mut explored, mut test_count, mut files) = (0, 0, 0);
     let mut runtime_written = false;
     let mut opens = std::collections::BTreeSet::new();
     session.generate_each(&targets.methods, strategy, &options, |method, tests| {
@@ -115,16 +143,24 @@ pub fn run(args: &GenArgs, stop: &Stop) -> Result<Done> {
             }
         };
         if !runtime_written {
-            out.write("runtime helper", &runtime)?;
+            // A worker's parent names the helper once for all classes.
+            if args.worker.is_some() {
+                out.put(&runtime)?;
+            } else {
+                out.write("runtime helper", &runtime)?;
+            }
             runtime_written = true;
         }
-        if args.stats.is_some() {
+        explored += 1;
+        if args.stats.is_some() || args.worker.is_some() {
             stats.push(json::gen_stats(&t.summary, t.tests, t.by_calls, &t.test_class));
         }
         if t.tests == 0 {
             // A class without a test method is noise in a suite (and JUnit 4 rejects it).
             out.lines.push(format!("{method}: 0 tests from {} traces, no test class written", t.summary.traces));
         } else {
+            test_count += t.tests;
+            files += 1;
             let w = out.put(&t.file)?;
             out.put(&t.sidecar)?;
             opens.extend(t.opens.iter().cloned());
@@ -173,6 +209,27 @@ pub fn run(args: &GenArgs, stop: &Stop) -> Result<Done> {
         }
         Ok(())
     })?;
+    let mut report = None;
+    if let Some(class) = &args.worker {
+        let halted = session.halted().filter(|_| done < targets.methods.len() || session.stopped());
+        if !opens.is_empty() {
+            out.put(&class_java_options_file(class, &opens))?;
+        }
+        report = Some(WorkerReport {
+            class: class.clone(),
+            methods: targets.methods.len(),
+            explored,
+            tests: test_count,
+            files,
+            failed: failed.iter().map(|e| e.to_string()).collect(),
+            kept: out.kept,
+            opens: opens.iter().cloned().collect(),
+            halted: halted.map(|h| h.reason().to_string()),
+            stats: std::mem::take(&mut stats),
+        });
+        // The report carries the JVM options and the stats: the parent writes them once.
+        opens.clear();
+    }
     if !opens.is_empty() {
         // Tests that set fields a class inherits from the JDK need deep reflection into it.
         let file = java_options_file(&opens);
@@ -184,7 +241,7 @@ pub fn run(args: &GenArgs, stop: &Stop) -> Result<Done> {
             args.out.join(JAVA_OPTIONS_PATH).display()
         ));
     }
-    if let Some(path) = &args.stats {
+    if let Some(path) = args.stats.as_ref().filter(|_| args.worker.is_none()) {
         let text = serde_json::to_string_pretty(&stats).map_err(|e| Error::Usage(e.to_string()))?;
         write_atomic(path, &text, true)?;
     }
@@ -199,7 +256,10 @@ pub fn run(args: &GenArgs, stop: &Stop) -> Result<Done> {
     } else if let Some(h) = session.halted().filter(|_| done < targets.methods.len()) {
         println!("stopped early: {} after {done} of {} methods", h.reason(), targets.methods.len());
     }
-    if out.kept > 0 {
+    if let Some(r) = &report {
+        // The parent counts the kept files of all classes.
+        println!("{}", r.line());
+    } else if out.kept > 0 {
         println!("{} existing files differ and were kept; use --force to overwrite them", out.kept);
     }
     match failed.len() {
@@ -207,6 +267,14 @@ pub fn run(args: &GenArgs, stop: &Stop) -> Result<Done> {
         0 => Ok(Done::Complete),
         1 => Err(failed.remove(0)),
         n => Err(Error::Usage(format!("{n} methods could not be explored (see above)"))),
+    }
+}
+
+/// The one strategy of `--strategy`.
+pub(super) fn strategy(args: &GenArgs) -> Result<Strategy> {
+    match strategies(&args.strategy)?.as_slice() {
+        [s] => Ok(*s),
+        _ => Err(Error::Usage("--strategy takes exactly one of lazy, lazier, uber, pose".into())),
     }
 }
 

@@ -13,6 +13,7 @@ pub mod ir;
 pub mod options;
 pub mod run;
 pub mod signals;
+mod whole;
 
 use std::ffi::OsString;
 
@@ -65,7 +66,8 @@ pub enum Cmd {
     /// Emit JUnit tests that rebuild each trace's input heap and check the outcome.
     #[command(
         after_help = "Examples:\n  uberlazy gen --cp testdata/samples.jar samples.Chain#hasNull4 --out tests-out\n  \
-                            uberlazy gen --cp testdata/samples.jar samples.Container --strategy lazy --junit 4 --out t4 --force"
+                            uberlazy gen --cp testdata/samples.jar samples.Container --strategy lazy --junit 4 --out t4 --force\n  \
+                            uberlazy gen --cp lib.jar --package org.example.util --jobs 4 --shard 1/2 --out tests-out"
     )]
     Gen(generate::GenArgs),
 }
@@ -113,6 +115,7 @@ pub fn dispatch(cmd: &Cmd, stop: &Stop) -> Result<Done> {
         Cmd::Ir(a) => ir::run(a).map(|()| Done::Complete),
         Cmd::Run(a) => run::run(a, stop),
         Cmd::Compare(a) => compare::run(a, stop).map(|()| Done::Complete),
+        Cmd::Gen(a) if a.worker.is_none() && whole::wanted(a) => whole::run(a, stop),
         Cmd::Gen(a) => generate::run(a, stop),
     }
 }

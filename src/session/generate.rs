@@ -95,6 +95,18 @@ pub fn java_options_file(opens: &BTreeSet<String>) -> EmittedFile {
     EmittedFile { path: PathBuf::from(JAVA_OPTIONS_PATH), contents }
 }
 
+/// Where a whole-library run's worker lists the JVM options the tests of one class need
+/// (`uberlazy/runtime/java-options/pkg.Class.txt`): one file per class, so that shards and
+/// workers writing into one tree never write one file with different contents.
+pub fn class_java_options_file(class: &str, opens: &BTreeSet<String>) -> EmittedFile {
+    let mut f = java_options_file(opens);
+    f.path = PathBuf::from(JAVA_OPTIONS_DIR).join(format!("{class}.txt"));
+    f
+}
+
+/// The directory of [`class_java_options_file`]s below a `gen` output directory.
+pub const JAVA_OPTIONS_DIR: &str = "uberlazy/runtime/java-options";
+
 /// Everything one `generate` produced: the runtime helper the tests use, and per method
 /// (`pkg.Class#name(desc)`) its tests or why the engine could not explore it.
 #[derive(Debug, Clone)]

@@ -29,7 +29,8 @@ pub use crate::machine::Options as ExploreOptions;
 pub use crate::machine::{RunInfo, Trace};
 pub use crate::report::classes::{ClassListing, LowerStatus, MethodListing};
 pub use generate::{
-    EmittedFile, GenOptions, Generated, GeneratedTests, JAVA_OPTIONS_PATH, TestsPer, java_options_file,
+    EmittedFile, GenOptions, Generated, GeneratedTests, JAVA_OPTIONS_DIR, JAVA_OPTIONS_PATH, TestsPer,
+    class_java_options_file, java_options_file,
 };
 pub use targets::Targets;
 

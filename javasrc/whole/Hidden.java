@@ -1,0 +1,8 @@
+package whole;
+
+/** Not public: left out. */
+class Hidden {
+    int get(int x) {
+        return x < 0 ? -x : x;
+    }
+}

@@ -1,0 +1,6 @@
+package whole;
+
+/** An interface: left out. */
+public interface Named {
+    String name();
+}
