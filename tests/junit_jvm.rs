@@ -27,6 +27,7 @@ const SUBJECTS: [(&str, &[&str]); 5] = [
             "subjects.Counter",
             "subjects.Growable",
             "subjects.Holder",
+            "subjects.Money",
             "subjects.Node",
             "subjects.Pose",
             "subjects.Shadow",

@@ -239,6 +239,32 @@ fn gen_builds_factories_collections_and_own_type_arguments_by_calls() {
     check("library", &r);
 }
 
+/// `equals(Object)` gets an object of its own class built by calls too (equal, and not), and
+/// `getClass()` gives one `Class` object per class; `Objects.requireNonNull(x, supplier)` and a
+/// message made by `String.format` do not cut the paths that throw.
+#[test]
+fn gen_asks_equals_about_its_own_class_and_throws_through_jdk_helpers() {
+    let inputs = uberlazy::config::Inputs::Api { max_calls: 1, methods: Vec::new() };
+    let config = Config { inputs, jdk: uberlazy::config::installed_jdk(), ..Config::default() };
+    let specs = ["subjects.Money#equals", "subjects.Money#minus"];
+    let g = generate_with("subjects", &specs, Strategy::Uber, config, TestsPer::Covering);
+    let src = |i: usize| g.methods[i].1.as_ref().unwrap().file.contents.clone();
+    let (equals, minus) = (src(0), src(1));
+    for src in [&equals, &minus] {
+        assert!(!src.contains("Heap.alloc") && !src.contains("Heap.set("), "{src}");
+    }
+    // Itself is not reachable by calls; null, an equal amount, another amount.
+    assert!(equals.contains("r.equals((Object) null)"), "{equals}");
+    assert!(equals.contains("Money money1 = Money.of("), "{equals}");
+    assert!(
+        equals.contains("assertEquals(true, result);") && equals.contains("assertEquals(false, result);"),
+        "{equals}"
+    );
+    assert!(minus.contains("assertEquals(NullPointerException.class"), "{minus}");
+    assert!(minus.contains("assertEquals(IllegalArgumentException.class"), "{minus}");
+    check("subjects", &g);
+}
+
 /// Floats and doubles through the pipeline: `sign` has four paths (positive, negative, zero
 /// and NaN, which fails every comparison), `round` three (`(int) f` saturates at
 /// Integer.MAX_VALUE; a fraction of at least a half), `add` two (a field that stops at 100).

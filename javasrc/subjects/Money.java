@@ -1,5 +1,7 @@
 package subjects;
 
+import java.util.Objects;
+
 /** An amount of money made by a factory (no public constructor) whose operations take another amount. */
 public final class Money {
     private final int cents;
@@ -23,5 +25,31 @@ public final class Money {
     /** Whether this amount is more than `other`. */
     public boolean exceeds(Money other) {
         return cents > other.cents;
+    }
+
+    /** This amount less `other`, which may not be more (the message is made by String.format). */
+    public Money minus(Money other) {
+        Objects.requireNonNull(other, () -> "no amount to take away");
+        if (other.cents > cents) {
+            throw new IllegalArgumentException(String.format("%d is more than %d", other.cents, cents));
+        }
+        return new Money(cents - other.cents);
+    }
+
+    /** Equal to another Money of as many cents: classes compared by getClass(), as IDEs write it. */
+    @Override
+    public boolean equals(Object o) {
+        if (this == o) {
+            return true;
+        }
+        if (o == null || getClass() != o.getClass()) {
+            return false;
+        }
+        return cents == ((Money) o).cents;
+    }
+
+    @Override
+    public int hashCode() {
+        return cents;
     }
 }

@@ -172,7 +172,11 @@ impl super::Program {
                 .ok_or_else(|| unusable(table, target, "a mutator has an argument a test cannot build"))?;
             step_params.push((choice, sites));
         }
-        let call = params.site(table, target, &tm.name).ok_or_else(|| {
+        // `equals(Object)` is asked about an object of its own class too, not only elements.
+        let equals = !tm.is_static() && tm.name == "equals" && tm.desc.descriptor() == "(Ljava/lang/Object;)Z";
+        let other = if equals { params.other(table, class, "equals_0") } else { None };
+        let call = other.map(|a| Site { method: target, args: vec![a] });
+        let call = call.or_else(|| params.site(table, target, &tm.name)).ok_or_else(|| {
             unusable(
                 table,
                 target,

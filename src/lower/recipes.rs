@@ -133,6 +133,28 @@ impl Params {
         Some(Arg { param, ty: ty.clone(), how })
     }
 
+    /// The argument of `equals(Object)` of `class`: null, an object of the class made by its
+    /// simplest maker (equal to a receiver no call changed), or a boxed int (of another class).
+    pub fn other(&mut self, table: &ClassTable, class: ClassId, name: &str) -> Option<Arg> {
+        let own = JType::Class(table.class(class).name.clone());
+        let maker = simplest_maker(table, class, &own)?;
+        let integer = table.intern("java/lang/Integer");
+        let valueof = MethodDesc { params: vec![JType::Int], ret: Some(JType::Class("java/lang/Integer".into())) };
+        let mut templates: Vec<Template> = vec![(class, vec![maker])];
+        templates.extend(table.resolve_method(integer, "valueOf", &valueof).map(|m| (integer, vec![m])));
+        let param = self.add(name.to_string(), JType::Int);
+        let mut recipes = Vec::new();
+        for (k, (c, calls)) in templates.iter().enumerate() {
+            let sites = calls
+                .iter()
+                .enumerate()
+                .map(|(i, m)| self.site_at(table, *m, &format!("{name}_{k}_{i}"), true))
+                .collect::<Option<Vec<Site>>>()?;
+            recipes.push(Recipe { class: *c, calls: sites });
+        }
+        Some(Arg { param, ty: JType::object(), how: How::Built(recipes) })
+    }
+
     /// The recipes of declared type `ty` (see the module comment), or `None` when it has none.
     fn templates(&mut self, table: &ClassTable, ty: &JType) -> Option<Vec<Template>> {
         if let Some(known) = self.recipes.get(ty) {

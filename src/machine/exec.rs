@@ -4,6 +4,7 @@ use super::Machine;
 use super::control::cx;
 use super::state::{Next, State};
 use crate::Result;
+use crate::classfile::JType;
 use crate::cut::Unsupported;
 use crate::heap::{HeapStrategy, ObjKind, Value};
 use crate::ir::{Const, Expr, LocalId, Operand, Stmt};
@@ -148,11 +149,23 @@ impl<H: HeapStrategy, S: Solver> Machine<'_, H, S> {
                 Const::Long(l) => Ok(Value::Long(self.terms.long(*l))),
                 Const::Null => Ok(Value::Ref(self.strategy.null(cx!(self)))),
                 Const::String(text) => self.new_string(st, Some(text)),
-                Const::Class(_) => self.literal_object(st, "java/lang/Class"),
+                Const::Class(ty) => Ok(Value::Ref(self.class_object(st, ty)?)),
                 Const::Float(f) => Ok(Value::Int(self.terms.bv(32, i64::from(f.to_bits())))),
                 Const::Double(d) => Ok(Value::Long(self.terms.bv(64, d.to_bits() as i64))),
             },
         }
+    }
+
+    /// The one `Class` object of type `ty` on this path.
+    pub(super) fn class_object(&mut self, st: &mut State<H>, ty: &JType) -> Result<H::Ref> {
+        if let Some((_, r)) = st.class_objects.iter().find(|(t, _)| t == ty) {
+            return Ok(r.clone());
+        }
+        let Value::Ref(r) = self.literal_object(st, "java/lang/Class")? else {
+            return Err(self.fault(st, "a Class literal that is not an object"));
+        };
+        st.class_objects.push((ty.clone(), r.clone()));
+        Ok(r)
     }
 
     pub(super) fn literal_object(&mut self, st: &mut State<H>, class: &str) -> Result<Value<H::Ref>> {

@@ -73,6 +73,7 @@ impl<H: HeapStrategy, S: Solver> Machine<'_, H, S> {
             unchecked: false,
             init_gaps: Default::default(),
             bottoms: Vec::new(),
+            class_objects: Vec::new(),
         };
         // The precondition is an oracle on the inputs, not a prefix of every trace.
         self.valid = self.precondition_of(entry)?.map(super::oracle::ValidInputSearch::new);

@@ -175,6 +175,7 @@ impl<H: HeapStrategy, S: Solver> Machine<'_, H, S> {
             Model::Store { class, fields } => self.set_fields(st, dst, args, class, fields)?,
             Model::Load { class, field } => self.read_field(st, dst, args, class, field)?,
             Model::IdentityEquals => self.identity_equals(st, dst, args)?,
+            Model::GetClass => self.get_class(st, dst, args)?,
             // Inside the precondition an identity hash is a function of the object: a visited
             // set of input objects works, and the precondition's result, which a test checks,
             // does not depend on which hash each object gets.
@@ -346,6 +347,44 @@ impl<H: HeapStrategy, S: Solver> Machine<'_, H, S> {
     }
 
     /// `Object.equals`: reference identity, as an int term (no fork of its own).
+    /// `Object.getClass()`: per class the receiver may have, that class's one `Class` object;
+    /// a null receiver raises NullPointerException.
+    fn get_class(&mut self, st: State<H>, dst: Option<LocalId>, args: &[Value<H::Ref>]) -> Result<Vec<Next<H>>> {
+        let Some(Value::Ref(r)) = args.first().cloned() else {
+            return Err(self.fault(&st, "Object.getClass without a receiver"));
+        };
+        let null = self.strategy.null(cx!(self));
+        let alts = self.strategy.ref_eq(cx!(self), &st.heap, &r, &null)?;
+        let mut next = Vec::new();
+        for f in self.fork(st, alts) {
+            let Forked::Live(s, is_null) = f else { continue };
+            let is_null = match is_null {
+                Test::Known(b) => self.terms.bool(b),
+                Test::Cond(c) => c,
+            };
+            for (s, null) in self.split(s, &is_null) {
+                if null {
+                    next.extend(self.raise(s, "java/lang/NullPointerException")?);
+                    continue;
+                }
+                let alts = self.strategy.classes(cx!(self), &s.heap, &r)?;
+                for g in self.fork(s, alts) {
+                    let Forked::Live(s, classes) = g else { continue };
+                    for (kind, guard) in classes {
+                        for (mut s, holds) in self.split(s.clone(), &guard) {
+                            if holds {
+                                let ty = kind.jtype(&self.program.table);
+                                let obj = self.class_object(&mut s, &ty)?;
+                                next.push(self.finish_call(s, dst, Some(Value::Ref(obj))));
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        Ok(next)
+    }
+
     fn identity_equals(&mut self, st: State<H>, dst: Option<LocalId>, args: &[Value<H::Ref>]) -> Result<Vec<Next<H>>> {
         let (Some(Value::Ref(a)), Some(Value::Ref(b))) = (args.first(), args.get(1)) else {
             return Err(self.fault(&st, "Object.equals without two references"));

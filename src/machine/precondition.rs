@@ -211,6 +211,7 @@ impl<H: HeapStrategy, S: Solver> Machine<'_, H, S> {
             unchecked: false,
             init_gaps: Default::default(),
             bottoms: Vec::new(),
+            class_objects: Vec::new(),
         })
     }
 

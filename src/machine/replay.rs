@@ -110,6 +110,7 @@ pub fn replay<S: Solver>(
         unchecked: false,
         init_gaps: Default::default(),
         bottoms: Vec::new(),
+        class_objects: Vec::new(),
     };
     m.push_precondition(&mut st, entry)?;
     if !cfg.symbolic_statics {

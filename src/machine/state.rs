@@ -117,6 +117,9 @@ pub struct State<H: HeapStrategy> {
     pub init_gaps: InitGaps,
     /// Undetermined values on this path: results of calls with neither code nor a model.
     pub bottoms: Vec<Bottom<H::Ref>>,
+    /// The `Class` object of each type this path asked for (a class literal, `getClass()`):
+    /// one per type, so that two of them are the same object exactly when their types are.
+    pub class_objects: Vec<(crate::classfile::JType, H::Ref)>,
 }
 
 /// A value no code computed (⊥): the result of a call with neither bytecode nor a model. A
@@ -195,6 +198,7 @@ impl<H: HeapStrategy> Clone for State<H> {
             unchecked: self.unchecked,
             init_gaps: self.init_gaps.clone(),
             bottoms: self.bottoms.clone(),
+            class_objects: self.class_objects.clone(),
         }
     }
 }

@@ -41,6 +41,8 @@ pub enum Model {
     Load { class: &'static str, field: &'static str },
     /// `Object.equals`: reference identity.
     IdentityEquals,
+    /// `Object.getClass()`: the one `Class` object of the receiver's class on the path.
+    GetClass,
     /// `Object.hashCode`, `System.identityHashCode`: a fresh symbolic int.
     IdentityHash,
     /// `Math.min`/`max` of two ints (`long_`: longs).
@@ -176,6 +178,7 @@ pub fn lookup(class: &str, name: &str, desc: &str) -> Option<Model> {
             Model::Load { class: THROWABLE, field: "cause" }
         }
         ("java/lang/Object", "equals", "(Ljava/lang/Object;)Z") => Model::IdentityEquals,
+        ("java/lang/Object", "getClass", "()Ljava/lang/Class;") => Model::GetClass,
         ("java/lang/Object", "hashCode", "()I") | ("java/lang/System", "identityHashCode", "(Ljava/lang/Object;)I") => {
             Model::IdentityHash
         }
@@ -187,6 +190,8 @@ pub fn lookup(class: &str, name: &str, desc: &str) -> Option<Model> {
         | ("java/lang/Float" | "java/lang/Double", _, _) => return float(name, desc).map(Model::Float),
         ("java/lang/Integer" | "java/lang/Long", "compare", "(II)I" | "(JJ)I") => Model::Compare,
         ("java/lang/String", "valueOf", _) if desc.ends_with(")Ljava/lang/String;") => Model::NewString,
+        // An exception's message, mostly: what it says is not modelled, only that it is a string.
+        ("java/lang/String", "format", _) if desc.ends_with(")Ljava/lang/String;") => Model::NewString,
         ("java/lang/String", "toString", "()Ljava/lang/String;") => Model::Receiver,
         ("java/lang/String", "length", "()I") => Model::String(StringOp::Length),
         ("java/lang/String", "isEmpty", "()Z") => Model::String(StringOp::IsEmpty),
@@ -201,9 +206,12 @@ pub fn lookup(class: &str, name: &str, desc: &str) -> Option<Model> {
         ("java/lang/StringBuilder", "<init>", _) => Model::Nothing,
         ("java/lang/Class", "desiredAssertionStatus", "()Z") => Model::AssertionStatus,
         ("java/util/Objects", "requireNonNull", "(Ljava/lang/Object;)Ljava/lang/Object;")
-        | ("java/util/Objects", "requireNonNull", "(Ljava/lang/Object;Ljava/lang/String;)Ljava/lang/Object;") => {
-            Model::RequireNonNull
-        }
+        | ("java/util/Objects", "requireNonNull", "(Ljava/lang/Object;Ljava/lang/String;)Ljava/lang/Object;")
+        | (
+            "java/util/Objects",
+            "requireNonNull",
+            "(Ljava/lang/Object;Ljava/util/function/Supplier;)Ljava/lang/Object;",
+        ) => Model::RequireNonNull,
         // A builder's characters are not modelled: what it makes is a computed string.
         ("java/lang/StringBuilder", "append" | "reverse", _) => Model::Receiver,
         ("java/lang/StringBuilder", "toString", "()Ljava/lang/String;") => Model::NewString,
