@@ -239,6 +239,19 @@ fn gen_builds_factories_collections_and_own_type_arguments_by_calls() {
     check("library", &r);
 }
 
+/// An interface-typed argument made by a generic static factory declared to return the
+/// interface (`Same.same()` returns `Echo<T>`) is declared as the interface: declared as the
+/// class that implements it, the test does not compile.
+#[test]
+fn gen_declares_a_factory_made_argument_as_the_factory_result() {
+    let inputs = uberlazy::config::Inputs::Api { max_calls: 1, methods: Vec::new() };
+    let config = Config { inputs, jdk: uberlazy::config::installed_jdk(), ..Config::default() };
+    let g = generate_with("library", &["library.Echoes#echoes"], Strategy::Uber, config, TestsPer::Covering);
+    let src = g.methods[0].1.as_ref().unwrap().file.contents.clone();
+    assert!(src.contains("Echo echo1 = Same.same();"), "{src}");
+    check("library", &g);
+}
+
 /// `equals(Object)` gets an object of its own class built by calls too (equal, and not), and
 /// `getClass()` gives one `Class` object per class; `Objects.requireNonNull(x, supplier)` and a
 /// message made by `String.format` do not cut the paths that throw.

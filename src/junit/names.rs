@@ -36,11 +36,16 @@ pub(super) fn test_names(
         } else if let (Some(d), false, Some(c)) = (driver, t.prefix.is_empty(), &t.concrete) {
             // A static method's arguments built by calls: which one is null.
             // The run's argument names are the method's when a heap run's (`auto`), else the
-            // driver's: then the argument is named by its position.
-            let names: Vec<String> = if r.arg_names.len() == d.call.args.len() {
+            // driver's (`part_0`): then the argument is named by its type, else its position.
+            let driver_named = r.arg_names.iter().enumerate().all(|(j, n)| *n == format!("{}_{j}", m.name));
+            let names: Vec<String> = if r.arg_names.len() == d.call.args.len() && !driver_named {
                 r.arg_names.clone()
             } else {
-                (0..d.call.args.len()).map(|j| format!("arg{j}")).collect()
+                let by_type = |j: usize, ty: &crate::classfile::JType| match ty {
+                    crate::classfile::JType::Class(c) => c.rsplit(['/', '$']).next().unwrap_or(c).to_string(),
+                    _ => format!("arg{j}"),
+                };
+                d.call.args.iter().enumerate().map(|(j, a)| by_type(j, &a.ty)).collect()
             };
             let null = d.call.args.iter().zip(&names).find(|(a, _)| {
                 let picked = match c.args.get(a.param) {

@@ -202,10 +202,22 @@ fn class_path_objects(table: &ClassTable, declared: &str, home: &str) -> Option<
     classes.sort_by_key(|k| (*k != c, !package(k), table.class(*k).name.clone()));
     let out: Vec<Template> = classes
         .into_iter()
-        .filter_map(|k| simplest_maker(table, k, &JType::Class(declared.to_string())).map(|m| (k, vec![m])))
+        .filter_map(|k| {
+            simplest_maker(table, k, &JType::Class(declared.to_string())).map(|m| (made(table, k, m), vec![m]))
+        })
         .take(MAX_CLASSES)
         .collect();
     (!out.is_empty()).then_some(out)
+}
+
+/// The class a test declares the object `maker` makes of: `k` for a constructor, the declared
+/// result of a static factory (`CloneTransformer.cloneTransformer()` returns a `Transformer`).
+fn made(table: &ClassTable, k: ClassId, maker: MethodId) -> ClassId {
+    let md = table.method(maker);
+    match &md.desc.ret {
+        Some(JType::Class(name)) if md.is_static() => table.lookup(name).unwrap_or(k),
+        _ => k,
+    }
 }
 
 /// The simplest public constructor of `k`, or static factory of `k` returning `declared`
