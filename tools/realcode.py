@@ -151,15 +151,20 @@ def run_target(spec, cp):
                 largest = max(largest, len([m for m in made if m != "0"]))
     row["found"], row["largest"], row["by_calls"] = found, largest, by_calls
     if row["tests"]:
-        r = subprocess.run(["tools/run-junit.sh", out, cp], capture_output=True, text=True)
-        text = r.stdout + r.stderr
-        passed = re.search(r"(\d+) tests successful", text)
-        failed = re.search(r"(\d+) tests failed", text)
-        row["compiles"] = "yes" if passed else "no"
-        row["passed"] = int(passed.group(1)) if passed else 0
-        row["failed"] = int(failed.group(1)) if failed else 0
+        run_junit(row, out, cp, os.environ)
     shutil.rmtree(out, ignore_errors=True)
     return row
+
+
+def run_junit(row, out, cp, env):
+    """Compiles and runs the tests in `out`: whether they compile, how many pass and fail, into `row`."""
+    r = subprocess.run(["tools/run-junit.sh", out, cp], capture_output=True, text=True, env=env)
+    text = r.stdout + r.stderr
+    passed = re.search(r"(\d+) tests successful", text)
+    failed = re.search(r"(\d+) tests failed", text)
+    row["compiles"] = "yes" if passed else "no"
+    row["passed"] = int(passed.group(1)) if passed else 0
+    row["failed"] = int(failed.group(1)) if failed else 0
 
 
 def run_class(cls, cp, parents, work):
@@ -184,13 +189,7 @@ def run_class(cls, cp, parents, work):
         os.remove(exec_file)
     if row["tests"]:
         env = dict(os.environ, JACOCO_EXEC=exec_file, JACOCO_INCLUDES=cls.rsplit(".", 1)[0] + ".*")
-        r = subprocess.run(["tools/run-junit.sh", out, cp], capture_output=True, text=True, env=env)
-        text = r.stdout + r.stderr
-        passed = re.search(r"(\d+) tests successful", text)
-        failed = re.search(r"(\d+) tests failed", text)
-        row["compiles"] = "yes" if passed else "no"
-        row["passed"] = int(passed.group(1)) if passed else 0
-        row["failed"] = int(failed.group(1)) if failed else 0
+        run_junit(row, out, cp, env)
     covered = total = 0
     if os.path.exists(exec_file):
         report = os.path.join(work, "report")
