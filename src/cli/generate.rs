@@ -12,7 +12,7 @@ use crate::config::Strategy;
 use crate::output::{Written, check_dir_flag, check_file_flag, write_atomic};
 use crate::report::json;
 use crate::report::text::id_ranges;
-use crate::runner::{Shard, WorkerReport};
+use crate::runner::{Layout, Shard, WorkerReport};
 use crate::session::{
     EmittedFile, GenOptions, JAVA_OPTIONS_PATH, Junit, Session, Targets, TestsPer, class_java_options_file,
     java_options_file,
@@ -60,6 +60,11 @@ pub struct GenArgs {
     /// Output directory for the test sources (and the runtime helper).
     #[arg(long, value_name = "DIR")]
     pub out: PathBuf,
+    /// Where the tests go below --out: `flat` (the directory itself) or `maven`
+    /// (`src/test/java`, helper and JVM option files included; the summary ends with the
+    /// lines a pom.xml or build.gradle needs).
+    #[arg(long, default_value = "flat", value_name = "LAYOUT", value_parser = Layout::parse)]
+    pub layout: Layout,
     /// JUnit generation: 5 (Jupiter) or 4.
     #[arg(long, default_value = "5", value_parser = ["4", "5"])]
     pub junit: String,
@@ -117,7 +122,8 @@ pub fn run(args: &GenArgs, stop: &Stop) -> Result<Done> {
         },
     };
     let runtime = session.runtime_file();
-    let mut out = Out { dir: &args.out, force: args.force, kept: 0, lines: Vec::new() };
+    let sources = args.layout.sources(&args.out);
+    let mut out = Out { dir: &sources, force: args.force, kept: 0, lines: Vec::new() };
     if targets.methods.len() > 1 {
         out.lines.push(format!(
             "time limit: {} s for all {} methods, shared by need (more to a method still covering new branches)",
@@ -168,7 +174,7 @@ pub fn run(args: &GenArgs, stop: &Stop) -> Result<Done> {
                 "{method}: {} tests from {} traces, {} ({})",
                 t.tests,
                 t.summary.traces,
-                args.out.join(&t.file.path).display(),
+                sources.join(&t.file.path).display(),
                 written(w)
             ));
         }
@@ -238,8 +244,12 @@ pub fn run(args: &GenArgs, stop: &Stop) -> Result<Done> {
         out.lines.push(format!(
             "these tests set JDK fields by reflection: run them with `java {}` (or `java @{}`; tools/run-junit.sh does)",
             flags.join(" "),
-            args.out.join(JAVA_OPTIONS_PATH).display()
+            sources.join(JAVA_OPTIONS_PATH).display()
         ));
+    }
+    if args.worker.is_none() && done > 0 {
+        let opens: Vec<String> = opens.iter().cloned().collect();
+        out.lines.extend(args.layout.build_lines(args.junit == "4", &opens));
     }
     if let Some(path) = args.stats.as_ref().filter(|_| args.worker.is_none()) {
         let text = serde_json::to_string_pretty(&stats).map_err(|e| Error::Usage(e.to_string()))?;

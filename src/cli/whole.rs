@@ -75,7 +75,7 @@ pub fn run(args: &GenArgs, stop: &Stop) -> Result<Done> {
     let mut lines = merged.lines.clone();
     if merged.explored {
         // Each worker wrote the same helper; naming it once keeps the summary the same for any --jobs.
-        lines.push(format!("runtime helper: {}", args.out.join(&runtime.path).display()));
+        lines.push(format!("runtime helper: {}", args.layout.sources(&args.out).join(&runtime.path).display()));
     }
     if !merged.opens.is_empty() {
         let flags: Vec<String> = merged.opens.iter().map(|p| format!("--add-opens {p}=ALL-UNNAMED")).collect();
@@ -83,8 +83,12 @@ pub fn run(args: &GenArgs, stop: &Stop) -> Result<Done> {
             "these tests set JDK fields by reflection: run them with `java {}` (each class's options are in {}/; \
              tools/run-junit.sh applies them)",
             flags.join(" "),
-            args.out.join(JAVA_OPTIONS_DIR).display()
+            args.layout.sources(&args.out).join(JAVA_OPTIONS_DIR).display()
         ));
+    }
+    if merged.explored {
+        let opens: Vec<String> = merged.opens.iter().cloned().collect();
+        lines.extend(args.layout.build_lines(args.junit == "4", &opens));
     }
     if let Some(path) = &args.stats {
         let text = serde_json::to_string_pretty(&merged.stats).map_err(|e| Error::Usage(e.to_string()))?;
@@ -135,6 +139,7 @@ fn worker_args(args: &GenArgs, job: &ClassJob, limit_s: u64, memory_mb: u64) -> 
         worker: _,
         strategy,
         out,
+        layout,
         junit,
         force,
         stats: _,
@@ -146,6 +151,7 @@ fn worker_args(args: &GenArgs, job: &ClassJob, limit_s: u64, memory_mb: u64) -> 
     v.extend(job.specs.iter().map(OsString::from));
     v.extend(["--worker".into(), job.class.clone().into(), "--strategy".into(), strategy.into()]);
     v.extend(["--out".into(), out.into(), "--junit".into(), junit.into(), "--tests".into(), tests.into()]);
+    v.extend(["--layout".into(), layout.name().into()]);
     if *force {
         v.push("--force".into());
     }
@@ -306,6 +312,8 @@ mod tests {
             "--junit",
             "4",
             "--force",
+            "--layout",
+            "maven",
             "--validity",
             "ok",
             "--tests",
@@ -354,7 +362,7 @@ mod tests {
             let mut x = a.analysis.clone();
             x.time_limit = 0;
             x.max_memory = None;
-            format!("{x:?} {} {:?} {} {} {:?} {}", a.cp, a.out, a.strategy, a.junit, a.validity, a.tests)
+            format!("{x:?} {} {:?} {:?} {} {} {:?} {}", a.cp, a.out, a.layout, a.strategy, a.junit, a.validity, a.tests)
         };
         assert_eq!(same(&w), same(&parent));
         assert!(w.force && w.package.is_empty() && w.jobs.is_none() && w.stats.is_none());

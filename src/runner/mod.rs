@@ -5,12 +5,14 @@
 //! progress; everything else is here.
 
 mod events;
+mod layout;
 mod merge;
 mod select;
 mod shard;
 mod workers;
 
 pub use events::{Event, REPORT_PREFIX, Status, WorkerReport};
+pub use layout::{JUNIT4_VERSION, JUNIT5_VERSION, Layout, MAVEN_TEST_SOURCES};
 pub use merge::{Merged, merge};
 pub use select::{ClassJob, LeftOut, Request, Selected, class_of, in_package, left_out_text, select};
 pub use shard::Shard;
