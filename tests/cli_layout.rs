@@ -1,5 +1,6 @@
 //! `gen --layout maven`: the tests, their sidecars and the runtime helper go under
-//! `src/test/java` with the paths a flat run gives them below `--out`, the summary names the
+//! `src/test/java` with the paths a flat run gives them below `--out` (the rerun manifest
+//! stays at `--out`, naming the files by their paths there), the summary names the
 //! test dependencies, and `tools/run-junit.sh` compiles and passes the tree given either the
 //! project root or its `src/test/java`.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
@@ -45,9 +46,14 @@ fn maven_layout_puts_the_flat_tree_under_src_test_java() {
         "whole/sub/deeper/Flag_onTest.java",
         "whole/sub/deeper/Flag_onTest.json",
     ];
-    assert_eq!(relative(&flat), expected);
-    let under: Vec<String> = expected.iter().map(|p| format!("src/test/java/{p}")).collect();
+    let manifest = "uberlazy-manifest.json";
+    let flat_files: Vec<String> = [manifest].iter().chain(&expected).map(|p| p.to_string()).collect();
+    assert_eq!(relative(&flat), flat_files);
+    let mut under: Vec<String> = expected.iter().map(|p| format!("src/test/java/{p}")).collect();
+    under.push(manifest.into());
     assert_eq!(relative(&maven), under);
+    let m = std::fs::read_to_string(maven.join(manifest)).unwrap();
+    assert!(m.contains("\"src/test/java/whole/sub/Pair_linkedTest.java\""), "{m}");
     assert!(!flat_out.contains("junit-jupiter-api"), "{flat_out}");
     assert!(maven_out.contains("org.junit.jupiter:junit-jupiter-api:5.10.2"), "{maven_out}");
     for root in [maven.clone(), maven.join("src/test/java")] {

@@ -123,7 +123,8 @@ pub fn run(args: &GenArgs, stop: &Stop) -> Result<Done> {
     };
     let runtime = session.runtime_file();
     let sources = args.layout.sources(&args.out);
-    let mut out = Out { dir: &sources, force: args.force, kept: 0, lines: Vec::new() };
+    let rel = args.layout.sources(Path::new(""));
+    let mut out = Out { dir: &sources, rel, force: args.force, kept: 0, lines: Vec::new(), written: Vec::new() };
     if targets.methods.len() > 1 {
         out.lines.push(format!(
             "time limit: {} s for all {} methods, shared by need (more to a method still covering new branches)",
@@ -227,6 +228,10 @@ pub fn run(args: &GenArgs, stop: &Stop) -> Result<Done> {
             explored,
             tests: test_count,
             files,
+            written: {
+                out.written.sort();
+                std::mem::take(&mut out.written)
+            },
             failed: failed.iter().map(|e| e.to_string()).collect(),
             kept: out.kept,
             opens: opens.iter().cloned().collect(),
@@ -303,6 +308,10 @@ fn left_out(t: &Targets) -> String {
 /// The output directory and what was written to it.
 struct Out<'a> {
     dir: &'a Path,
+    /// `dir` relative to `--out`.
+    rel: PathBuf,
+    /// The files put, relative to `--out`.
+    written: Vec<String>,
     force: bool,
     /// Existing files that differ and were kept (no `--force`).
     kept: usize,
@@ -317,6 +326,7 @@ impl Out<'_> {
         if w == Written::Kept {
             self.kept += 1;
         }
+        self.written.push(self.rel.join(&f.path).to_string_lossy().into_owned());
         Ok(w)
     }
 

@@ -2,6 +2,7 @@
 //! the flags of a whole-library run, each worker's command line, the progress line and the
 //! summary; selection, sharding, scheduling and merging are [`crate::runner`]'s.
 
+use std::collections::BTreeMap;
 use std::ffi::OsString;
 use std::io::{IsTerminal, Write};
 use std::path::Path;
@@ -13,7 +14,9 @@ use super::generate::{GenArgs, strategy};
 use super::options::AnalysisArgs;
 use crate::budget::Stop;
 use crate::output::{check_dir_flag, check_file_flag, write_atomic};
-use crate::runner::{self, ClassJob, Event, Plan, Request, Status, class_of, left_out_text};
+use crate::runner::{
+    self, ClassJob, Entry, Event, Manifest, Plan, Request, Status, class_of, left_out_text, options_crc,
+};
 use crate::session::{JAVA_OPTIONS_DIR, Session};
 use crate::{Error, Result};
 
@@ -48,16 +51,42 @@ pub fn run(args: &GenArgs, stop: &Stop) -> Result<Done> {
         session.check_flags(&targets.methods, args.validity.as_deref())?;
     }
     let of_all = selected.jobs.len();
-    let selected = match args.shard {
+    let mut selected = match args.shard {
         Some(s) => s.apply(selected),
         None => selected,
     };
+    // Each class's class file and worker options, to skip a class whose last run had the same.
+    let hashes: BTreeMap<String, (u32, u32)> = selected
+        .jobs
+        .iter()
+        .filter_map(|j| {
+            Some((j.class.clone(), (session.class_file_crc(&j.class)?, options_crc(&hashed_args(args, j)))))
+        })
+        .collect();
+    let mut manifest = Manifest::read(&args.out, args.shard);
+    let mut skipped = Vec::new();
+    if !args.force {
+        selected.jobs.retain(|j| {
+            let same = hashes.get(&j.class).is_some_and(|(c, o)| manifest.unchanged(&args.out, &j.class, *c, *o));
+            if same {
+                skipped.push(j.class.clone());
+            }
+            !same
+        });
+    }
     let runtime = session.runtime_file();
     // The workers load the class path again; the parent's copy is not needed any more.
     drop(session);
     let say = |l: &str| if args.json_progress { eprintln!("{l}") } else { println!("{l}") };
     if let Some(s) = args.shard {
         say(&format!("shard {s}: {} of {of_all} classes", selected.jobs.len()));
+    }
+    for c in &skipped {
+        say(&format!("{c}: unchanged, skipped"));
+    }
+    if selected.jobs.is_empty() && !skipped.is_empty() {
+        say(&format!("{} classes unchanged, skipped: nothing written (--force reruns them)", skipped.len()));
+        return Ok(Done::Complete);
     }
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
     let jobs = args.jobs.map_or(cores, |j| j as usize).min(selected.jobs.len()).max(1);
@@ -72,6 +101,21 @@ pub fn run(args: &GenArgs, stop: &Stop) -> Result<Done> {
         })?;
     line.end();
     let merged = runner::merge(&results, &selected.left_out);
+    for r in &results {
+        match (&r.report, hashes.get(&r.class)) {
+            (Some(w), Some((c, o))) if w.halted.is_none() && w.kept == 0 => {
+                let e = Entry { class_crc: *c, options_crc: *o, files: w.written.clone() };
+                manifest.classes.insert(r.class.clone(), e);
+            }
+            _ => {
+                manifest.classes.remove(&r.class);
+            }
+        }
+    }
+    // No worker wrote a file: no manifest either, so a failed run leaves nothing behind.
+    if !results.is_empty() && args.out.is_dir() {
+        manifest.write(&args.out, args.shard)?;
+    }
     let mut lines = merged.lines.clone();
     if merged.explored {
         // Each worker wrote the same helper; naming it once keeps the summary the same for any --jobs.
@@ -115,6 +159,16 @@ pub fn run(args: &GenArgs, stop: &Stop) -> Result<Done> {
 
 fn failed_class(r: &runner::ClassResult) -> runner::LeftOut {
     runner::LeftOut { class: r.class.clone(), why: r.why.clone().unwrap_or_default() }
+}
+
+/// The arguments of `job`'s worker that shape its tests: all but its time, memory, `--out`
+/// (a tree copied elsewhere stays current) and `--force`.
+fn hashed_args(args: &GenArgs, job: &ClassJob) -> Vec<OsString> {
+    let mut v = worker_args(args, job, 0, 0);
+    if let Some(i) = v.iter().position(|a| a == "--out") {
+        v.drain(i..(i + 2).min(v.len()));
+    }
+    v.into_iter().filter(|a| a != "--force").collect()
 }
 
 /// The command line of the worker of `job`: `gen` on its specs with the run's flags, the time
