@@ -39,11 +39,12 @@ fn classes_run(stderr: &str) -> BTreeSet<String> {
         .collect()
 }
 
-/// Every file below `dir` by its path relative to `dir`, with its contents.
+/// Every file below `dir` by its path relative to `dir`, with its contents, but the manifests
+/// of reruns (one per shard).
 fn tree(dir: &Path) -> BTreeMap<String, String> {
     files_below(dir)
         .into_iter()
-        .filter(|f| Path::new(f).is_file())
+        .filter(|f| Path::new(f).is_file() && !f.contains("uberlazy-manifest"))
         .map(|f| {
             let rel = Path::new(&f).strip_prefix(dir).unwrap().display().to_string();
             (rel, std::fs::read_to_string(&f).unwrap())
@@ -127,6 +128,36 @@ fn shards_partition_the_classes_and_their_outputs_merge() {
     let r = whole_gen(&["--package", "whole"], &whole);
     assert_eq!(r.code, 0, "{}", r.stderr);
     assert_eq!(tree(&merged), tree(&whole));
+}
+
+/// A rerun skips the classes whose class file and options are those of the manifest's run and
+/// whose files exist, writing nothing; a deleted test file, other options or `--force` run a
+/// class again.
+#[test]
+fn a_rerun_skips_unchanged_classes() {
+    let dir = tempdir();
+    let out = dir.path().join("o");
+    let r = whole_gen(&["--package", "whole.sub"], &out);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(out.join("uberlazy-manifest.json").is_file());
+    let before: Vec<_> = files_below(&out).iter().map(|f| std::fs::metadata(f).unwrap().modified().unwrap()).collect();
+    let r = whole_gen(&["--package", "whole.sub"], &out);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    for c in ["whole.sub.Pair", "whole.sub.deeper.Flag"] {
+        assert!(r.stdout.contains(&format!("{c}: unchanged, skipped")), "{}", r.stdout);
+    }
+    assert!(r.stdout.contains("2 classes unchanged, skipped: nothing written"), "{}", r.stdout);
+    assert!(classes_run(&r.stderr).is_empty(), "{}", r.stderr);
+    let after: Vec<_> = files_below(&out).iter().map(|f| std::fs::metadata(f).unwrap().modified().unwrap()).collect();
+    assert_eq!(before, after);
+    std::fs::remove_file(out.join("whole/sub/Pair_linkedTest.java")).unwrap();
+    let r = whole_gen(&["--package", "whole.sub"], &out);
+    assert_eq!(classes_run(&r.stderr).into_iter().collect::<Vec<_>>(), ["whole.sub.Pair"], "{}", r.stderr);
+    assert!(out.join("whole/sub/Pair_linkedTest.java").is_file());
+    let r = whole_gen(&["--package", "whole.sub", "--tests", "per-trace"], &out);
+    assert_eq!(classes_run(&r.stderr).len(), 2, "other options: {}", r.stderr);
+    let r = whole_gen(&["--package", "whole.sub", "--force"], &out);
+    assert_eq!(classes_run(&r.stderr).len(), 2, "{}", r.stderr);
 }
 
 /// `--json-progress` writes one JSON object per line on stdout: a start and an end for each

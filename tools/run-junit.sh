@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Compiles every .java under a directory of emitted tests and runs them on the JVM.
 # usage: tools/run-junit.sh <test-src-dir> <subject-classpath> [5|4]
+# <test-src-dir> may be the root of a `gen --layout maven` tree: its src/test/java is used.
 # With JACOCO_EXEC=<file> (and JACOCO_INCLUDES=<pattern>), runs under the JaCoCo agent
 # built by `make jacoco-agent`; VALIDITY_FILE=<file> collects `gen --validity` records;
 # REPORTS_DIR=<dir> keeps JUnit 5's XML report; JVM_OPTIONS adds options to the JVM that runs
@@ -8,6 +9,7 @@
 # <test-src-dir>/uberlazy/runtime/java-options.txt and java-options/*.txt are applied. Exits non-zero if compilation or any test fails.
 set -euo pipefail
 src=$1; cp=$2; ver=${3:-5}
+if [ -d "$src/src/test/java" ]; then src=$src/src/test/java; fi
 J=/usr/share/java
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT

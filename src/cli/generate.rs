@@ -12,7 +12,7 @@ use crate::config::Strategy;
 use crate::output::{Written, check_dir_flag, check_file_flag, write_atomic};
 use crate::report::json;
 use crate::report::text::id_ranges;
-use crate::runner::{Shard, WorkerReport};
+use crate::runner::{Layout, Shard, WorkerReport};
 use crate::session::{
     EmittedFile, GenOptions, JAVA_OPTIONS_PATH, Junit, Session, Targets, TestsPer, class_java_options_file,
     java_options_file,
@@ -60,6 +60,11 @@ pub struct GenArgs {
     /// Output directory for the test sources (and the runtime helper).
     #[arg(long, value_name = "DIR")]
     pub out: PathBuf,
+    /// Where the tests go below --out: `flat` (the directory itself) or `maven`
+    /// (`src/test/java`, helper and JVM option files included; the summary ends with the
+    /// lines a pom.xml or build.gradle needs).
+    #[arg(long, default_value = "flat", value_name = "LAYOUT", value_parser = Layout::parse)]
+    pub layout: Layout,
     /// JUnit generation: 5 (Jupiter) or 4.
     #[arg(long, default_value = "5", value_parser = ["4", "5"])]
     pub junit: String,
@@ -117,7 +122,9 @@ pub fn run(args: &GenArgs, stop: &Stop) -> Result<Done> {
         },
     };
     let runtime = session.runtime_file();
-    let mut out = Out { dir: &args.out, force: args.force, kept: 0, lines: Vec::new() };
+    let sources = args.layout.sources(&args.out);
+    let rel = args.layout.sources(Path::new(""));
+    let mut out = Out { dir: &sources, rel, force: args.force, kept: 0, lines: Vec::new(), written: Vec::new() };
     if targets.methods.len() > 1 {
         out.lines.push(format!(
             "time limit: {} s for all {} methods, shared by need (more to a method still covering new branches)",
@@ -168,7 +175,7 @@ pub fn run(args: &GenArgs, stop: &Stop) -> Result<Done> {
                 "{method}: {} tests from {} traces, {} ({})",
                 t.tests,
                 t.summary.traces,
-                args.out.join(&t.file.path).display(),
+                sources.join(&t.file.path).display(),
                 written(w)
             ));
         }
@@ -221,6 +228,10 @@ pub fn run(args: &GenArgs, stop: &Stop) -> Result<Done> {
             explored,
             tests: test_count,
             files,
+            written: {
+                out.written.sort();
+                std::mem::take(&mut out.written)
+            },
             failed: failed.iter().map(|e| e.to_string()).collect(),
             kept: out.kept,
             opens: opens.iter().cloned().collect(),
@@ -238,8 +249,12 @@ pub fn run(args: &GenArgs, stop: &Stop) -> Result<Done> {
         out.lines.push(format!(
             "these tests set JDK fields by reflection: run them with `java {}` (or `java @{}`; tools/run-junit.sh does)",
             flags.join(" "),
-            args.out.join(JAVA_OPTIONS_PATH).display()
+            sources.join(JAVA_OPTIONS_PATH).display()
         ));
+    }
+    if args.worker.is_none() && done > 0 {
+        let opens: Vec<String> = opens.iter().cloned().collect();
+        out.lines.extend(args.layout.build_lines(args.junit == "4", &opens));
     }
     if let Some(path) = args.stats.as_ref().filter(|_| args.worker.is_none()) {
         let text = serde_json::to_string_pretty(&stats).map_err(|e| Error::Usage(e.to_string()))?;
@@ -293,6 +308,10 @@ fn left_out(t: &Targets) -> String {
 /// The output directory and what was written to it.
 struct Out<'a> {
     dir: &'a Path,
+    /// `dir` relative to `--out`.
+    rel: PathBuf,
+    /// The files put, relative to `--out`.
+    written: Vec<String>,
     force: bool,
     /// Existing files that differ and were kept (no `--force`).
     kept: usize,
@@ -307,6 +326,7 @@ impl Out<'_> {
         if w == Written::Kept {
             self.kept += 1;
         }
+        self.written.push(self.rel.join(&f.path).to_string_lossy().into_owned());
         Ok(w)
     }
 

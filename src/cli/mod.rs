@@ -11,6 +11,7 @@ pub mod compare;
 pub mod generate;
 pub mod ir;
 pub mod options;
+pub mod report;
 pub mod run;
 pub mod signals;
 mod whole;
@@ -70,6 +71,12 @@ pub enum Cmd {
                             uberlazy gen --cp lib.jar --package org.example.util --jobs 4 --shard 1/2 --out tests-out"
     )]
     Gen(generate::GenArgs),
+    /// Per class under test of a `gen` tree: methods, tests, test classes; with JUnit XML
+    /// reports passed and failed tests, with a JaCoCo exec file branch and line coverage.
+    #[command(after_help = "Examples:\n  uberlazy report tests-out\n  \
+                            REPORTS_DIR=xml JACOCO_EXEC=t.exec tools/run-junit.sh tests-out lib.jar; \
+                            uberlazy report tests-out --junit-xml xml --jacoco-exec t.exec --cp lib.jar --html r.html")]
+    Report(report::ReportArgs),
 }
 
 /// Runs the command line `args` (including the program name) and returns the exit code.
@@ -117,5 +124,6 @@ pub fn dispatch(cmd: &Cmd, stop: &Stop) -> Result<Done> {
         Cmd::Compare(a) => compare::run(a, stop).map(|()| Done::Complete),
         Cmd::Gen(a) if a.worker.is_none() && whole::wanted(a) => whole::run(a, stop),
         Cmd::Gen(a) => generate::run(a, stop),
+        Cmd::Report(a) => report::run(a).map(|()| Done::Complete),
     }
 }

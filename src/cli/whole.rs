@@ -2,6 +2,7 @@
 //! the flags of a whole-library run, each worker's command line, the progress line and the
 //! summary; selection, sharding, scheduling and merging are [`crate::runner`]'s.
 
+use std::collections::BTreeMap;
 use std::ffi::OsString;
 use std::io::{IsTerminal, Write};
 use std::path::Path;
@@ -13,7 +14,9 @@ use super::generate::{GenArgs, strategy};
 use super::options::AnalysisArgs;
 use crate::budget::Stop;
 use crate::output::{check_dir_flag, check_file_flag, write_atomic};
-use crate::runner::{self, ClassJob, Event, Plan, Request, Status, class_of, left_out_text};
+use crate::runner::{
+    self, ClassJob, Entry, Event, Manifest, Plan, Request, Status, class_of, left_out_text, options_crc,
+};
 use crate::session::{JAVA_OPTIONS_DIR, Session};
 use crate::{Error, Result};
 
@@ -48,16 +51,42 @@ pub fn run(args: &GenArgs, stop: &Stop) -> Result<Done> {
         session.check_flags(&targets.methods, args.validity.as_deref())?;
     }
     let of_all = selected.jobs.len();
-    let selected = match args.shard {
+    let mut selected = match args.shard {
         Some(s) => s.apply(selected),
         None => selected,
     };
+    // Each class's class file and worker options, to skip a class whose last run had the same.
+    let hashes: BTreeMap<String, (u32, u32)> = selected
+        .jobs
+        .iter()
+        .filter_map(|j| {
+            Some((j.class.clone(), (session.class_file_crc(&j.class)?, options_crc(&hashed_args(args, j)))))
+        })
+        .collect();
+    let mut manifest = Manifest::read(&args.out, args.shard);
+    let mut skipped = Vec::new();
+    if !args.force {
+        selected.jobs.retain(|j| {
+            let same = hashes.get(&j.class).is_some_and(|(c, o)| manifest.unchanged(&args.out, &j.class, *c, *o));
+            if same {
+                skipped.push(j.class.clone());
+            }
+            !same
+        });
+    }
     let runtime = session.runtime_file();
     // The workers load the class path again; the parent's copy is not needed any more.
     drop(session);
     let say = |l: &str| if args.json_progress { eprintln!("{l}") } else { println!("{l}") };
     if let Some(s) = args.shard {
         say(&format!("shard {s}: {} of {of_all} classes", selected.jobs.len()));
+    }
+    for c in &skipped {
+        say(&format!("{c}: unchanged, skipped"));
+    }
+    if selected.jobs.is_empty() && !skipped.is_empty() {
+        say(&format!("{} classes unchanged, skipped: nothing written (--force reruns them)", skipped.len()));
+        return Ok(Done::Complete);
     }
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
     let jobs = args.jobs.map_or(cores, |j| j as usize).min(selected.jobs.len()).max(1);
@@ -72,10 +101,25 @@ pub fn run(args: &GenArgs, stop: &Stop) -> Result<Done> {
         })?;
     line.end();
     let merged = runner::merge(&results, &selected.left_out);
+    for r in &results {
+        match (&r.report, hashes.get(&r.class)) {
+            (Some(w), Some((c, o))) if w.halted.is_none() && w.kept == 0 => {
+                let e = Entry { class_crc: *c, options_crc: *o, files: w.written.clone() };
+                manifest.classes.insert(r.class.clone(), e);
+            }
+            _ => {
+                manifest.classes.remove(&r.class);
+            }
+        }
+    }
+    // No worker wrote a file: no manifest either, so a failed run leaves nothing behind.
+    if !results.is_empty() && args.out.is_dir() {
+        manifest.write(&args.out, args.shard)?;
+    }
     let mut lines = merged.lines.clone();
     if merged.explored {
         // Each worker wrote the same helper; naming it once keeps the summary the same for any --jobs.
-        lines.push(format!("runtime helper: {}", args.out.join(&runtime.path).display()));
+        lines.push(format!("runtime helper: {}", args.layout.sources(&args.out).join(&runtime.path).display()));
     }
     if !merged.opens.is_empty() {
         let flags: Vec<String> = merged.opens.iter().map(|p| format!("--add-opens {p}=ALL-UNNAMED")).collect();
@@ -83,8 +127,12 @@ pub fn run(args: &GenArgs, stop: &Stop) -> Result<Done> {
             "these tests set JDK fields by reflection: run them with `java {}` (each class's options are in {}/; \
              tools/run-junit.sh applies them)",
             flags.join(" "),
-            args.out.join(JAVA_OPTIONS_DIR).display()
+            args.layout.sources(&args.out).join(JAVA_OPTIONS_DIR).display()
         ));
+    }
+    if merged.explored {
+        let opens: Vec<String> = merged.opens.iter().cloned().collect();
+        lines.extend(args.layout.build_lines(args.junit == "4", &opens));
     }
     if let Some(path) = &args.stats {
         let text = serde_json::to_string_pretty(&merged.stats).map_err(|e| Error::Usage(e.to_string()))?;
@@ -113,6 +161,16 @@ fn failed_class(r: &runner::ClassResult) -> runner::LeftOut {
     runner::LeftOut { class: r.class.clone(), why: r.why.clone().unwrap_or_default() }
 }
 
+/// The arguments of `job`'s worker that shape its tests: all but its time, memory, `--out`
+/// (a tree copied elsewhere stays current) and `--force`.
+fn hashed_args(args: &GenArgs, job: &ClassJob) -> Vec<OsString> {
+    let mut v = worker_args(args, job, 0, 0);
+    if let Some(i) = v.iter().position(|a| a == "--out") {
+        v.drain(i..(i + 2).min(v.len()));
+    }
+    v.into_iter().filter(|a| a != "--force").collect()
+}
+
 /// The command line of the worker of `job`: `gen` on its specs with the run's flags, the time
 /// limit `limit_s` and the memory limit `memory_mb`.
 fn worker(exe: &Path, args: &GenArgs, job: &ClassJob, limit_s: u64, memory_mb: u64) -> Command {
@@ -135,6 +193,7 @@ fn worker_args(args: &GenArgs, job: &ClassJob, limit_s: u64, memory_mb: u64) -> 
         worker: _,
         strategy,
         out,
+        layout,
         junit,
         force,
         stats: _,
@@ -146,6 +205,7 @@ fn worker_args(args: &GenArgs, job: &ClassJob, limit_s: u64, memory_mb: u64) -> 
     v.extend(job.specs.iter().map(OsString::from));
     v.extend(["--worker".into(), job.class.clone().into(), "--strategy".into(), strategy.into()]);
     v.extend(["--out".into(), out.into(), "--junit".into(), junit.into(), "--tests".into(), tests.into()]);
+    v.extend(["--layout".into(), layout.name().into()]);
     if *force {
         v.push("--force".into());
     }
@@ -306,6 +366,8 @@ mod tests {
             "--junit",
             "4",
             "--force",
+            "--layout",
+            "maven",
             "--validity",
             "ok",
             "--tests",
@@ -354,7 +416,7 @@ mod tests {
             let mut x = a.analysis.clone();
             x.time_limit = 0;
             x.max_memory = None;
-            format!("{x:?} {} {:?} {} {} {:?} {}", a.cp, a.out, a.strategy, a.junit, a.validity, a.tests)
+            format!("{x:?} {} {:?} {:?} {} {} {:?} {}", a.cp, a.out, a.layout, a.strategy, a.junit, a.validity, a.tests)
         };
         assert_eq!(same(&w), same(&parent));
         assert!(w.force && w.package.is_empty() && w.jobs.is_none() && w.stats.is_none());

@@ -61,6 +61,9 @@ pub struct WorkerReport {
     pub tests: usize,
     /// Test classes written.
     pub files: usize,
+    /// The files the worker wrote (or found unchanged), relative to `--out`.
+    #[serde(default)]
+    pub written: Vec<String>,
     /// Why each method that could not be explored could not.
     pub failed: Vec<String>,
     /// Existing files that differ and were kept (no `--force`).

@@ -66,6 +66,8 @@ pub struct Session {
     /// The budget of the whole session (`run` and `gen`: `--time-limit` from the start of the
     /// process): loading checks it, and no exploration's budget outlasts its deadline.
     process: Budget,
+    /// The CRC-32 of each class file of the class path, by its origin (`x.jar!a/B.class`).
+    class_crcs: std::collections::BTreeMap<String, u32>,
 }
 
 impl Session {
@@ -81,7 +83,9 @@ impl Session {
     pub fn open_within(cp: &str, config: Config, process: Budget) -> Result<Session> {
         let path = ClassPath::open_within(cp, Some(&process))?;
         let table = ClassTable::load_with_jdk_within(&path, config.jdk.as_deref(), Some(&process))?;
+        let class_crcs = path.sources().iter().map(|s| (s.origin.clone(), crc32fast::hash(&s.bytes))).collect();
         Ok(Session {
+            class_crcs,
             program: Program::new(table),
             config,
             driver_errors: Default::default(),
@@ -89,6 +93,14 @@ impl Session {
             stop: process.stop.clone(),
             process,
         })
+    }
+
+    /// The CRC-32 of the bytes of the class file `class` (binary name, Java form) was loaded
+    /// from, when it came from the class path: what a rerun compares to skip an unchanged class.
+    pub fn class_file_crc(&self, class: &str) -> Option<u32> {
+        let table = self.table();
+        let origin = table.class(table.lookup(class)?).origin.as_ref()?;
+        self.class_crcs.get(origin).copied()
     }
 
     /// The switch that stops every run of this session (a signal handler turns it on): the
