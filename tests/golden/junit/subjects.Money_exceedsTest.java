@@ -13,7 +13,7 @@ import uberlazy.runtime.Heap;
 public class Money_exceedsTest {
     /**
      * Input: Money.of(3); called with null.
-     * Path: line 25 throws NullPointerException.
+     * Path: line 27 throws NullPointerException.
      * Outcome: throws java.lang.NullPointerException.
      */
     @Test
@@ -26,7 +26,7 @@ public class Money_exceedsTest {
 
     /**
      * Input: Money.of(10); called with of(12).
-     * Path: line 25 false.
+     * Path: line 27 false.
      * Outcome: returns false.
      */
     @Test
@@ -40,7 +40,7 @@ public class Money_exceedsTest {
 
     /**
      * Input: Money.of(11); called with of(2).
-     * Path: line 25 true.
+     * Path: line 27 true.
      * Outcome: returns true.
      */
     @Test
