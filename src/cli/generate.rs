@@ -94,16 +94,7 @@ pub struct GenArgs {
 /// before any work, and nothing is written (not even the output directory) before the
 /// first test class is ready.
 pub fn run(args: &GenArgs, stop: &Stop) -> Result<Done> {
-    // --time-limit bounds the whole process, loading included.
-    let process = args.analysis.process_budget(stop);
-    let strategy = strategy(args)?;
-    // An unwritable output is reported before any work starts.
-    check_dir_flag("--out", &args.out)?;
-    if let Some(stats) = &args.stats {
-        check_file_flag("--stats", stats)?;
-    }
-    args.analysis.check_jdk()?;
-    let mut session = Session::open_within(&args.cp, args.analysis.config(strategy, false), process)?;
+    let (mut session, _, strategy) = open(args, stop)?;
     let targets = session.targets(&args.methods)?;
     session.check_flags(&targets.methods, args.validity.as_deref())?;
     if targets.methods.is_empty() {
@@ -286,6 +277,21 @@ pub fn run(args: &GenArgs, stop: &Stop) -> Result<Done> {
 }
 
 /// The one strategy of `--strategy`.
+/// Checks `gen`'s flags before any work (the strategy; an unwritable `--out` or `--stats`; the
+/// JDK) and opens the class path within the process's budget: `--time-limit` bounds the whole
+/// process, loading included.
+pub(super) fn open(args: &GenArgs, stop: &Stop) -> Result<(Session, crate::budget::Budget, Strategy)> {
+    let process = args.analysis.process_budget(stop);
+    let strategy = strategy(args)?;
+    check_dir_flag("--out", &args.out)?;
+    if let Some(stats) = &args.stats {
+        check_file_flag("--stats", stats)?;
+    }
+    args.analysis.check_jdk()?;
+    let session = Session::open_within(&args.cp, args.analysis.config(strategy, false), process.clone())?;
+    Ok((session, process, strategy))
+}
+
 pub(super) fn strategy(args: &GenArgs) -> Result<Strategy> {
     match strategies(&args.strategy)?.as_slice() {
         [s] => Ok(*s),

@@ -10,14 +10,14 @@ use std::process::Command;
 use std::time::{Duration, Instant};
 
 use super::common::Done;
-use super::generate::{GenArgs, strategy};
+use super::generate::GenArgs;
 use super::options::AnalysisArgs;
 use crate::budget::Stop;
-use crate::output::{check_dir_flag, check_file_flag, write_atomic};
+use crate::output::write_atomic;
 use crate::runner::{
     self, ClassJob, Entry, Event, Manifest, Plan, Request, Status, class_of, left_out_text, options_crc,
 };
-use crate::session::{JAVA_OPTIONS_DIR, Session};
+use crate::session::JAVA_OPTIONS_DIR;
 use crate::{Error, Result};
 
 /// Time a worker gets to end by itself after a stop, and again between SIGTERM and SIGKILL.
@@ -36,14 +36,7 @@ pub fn wanted(args: &GenArgs) -> bool {
 /// checked before the first worker starts; the workers write the test files.
 pub fn run(args: &GenArgs, stop: &Stop) -> Result<Done> {
     let start = Instant::now();
-    let process = args.analysis.process_budget(stop);
-    let strategy = strategy(args)?;
-    check_dir_flag("--out", &args.out)?;
-    if let Some(stats) = &args.stats {
-        check_file_flag("--stats", stats)?;
-    }
-    args.analysis.check_jdk()?;
-    let mut session = Session::open_within(&args.cp, args.analysis.config(strategy, false), process.clone())?;
+    let (mut session, process, _) = super::generate::open(args, stop)?;
     let request = Request { specs: args.methods.clone(), packages: args.package.clone(), all: args.all };
     let selected = runner::select(&mut session, &request)?;
     for job in &selected.jobs {
