@@ -116,14 +116,7 @@ impl Params {
             JType::Class(_) if !nested => {
                 let templates = self.templates(table, ty)?;
                 let param = self.add(name.to_string(), JType::Int);
-                let mut recipes = Vec::new();
-                for (k, (class, calls)) in templates.iter().enumerate() {
-                    let mut sites = Vec::new();
-                    for (i, m) in calls.iter().enumerate() {
-                        sites.push(self.site_at(table, *m, &format!("{name}_{k}_{i}"), true)?);
-                    }
-                    recipes.push(Recipe { class: *class, calls: sites });
-                }
+                let recipes = self.recipes(table, &templates, name)?;
                 return Some(Arg { param, ty: ty.clone(), how: How::Built(recipes) });
             }
             JType::Class(_) => return None,
@@ -143,16 +136,23 @@ impl Params {
         let mut templates: Vec<Template> = vec![(class, vec![maker])];
         templates.extend(table.resolve_method(integer, "valueOf", &valueof).map(|m| (integer, vec![m])));
         let param = self.add(name.to_string(), JType::Int);
+        let recipes = self.recipes(table, &templates, name)?;
+        Some(Arg { param, ty: JType::object(), how: How::Built(recipes) })
+    }
+
+    /// The recipes of `templates`, their calls' value arguments made parameters named after
+    /// `name`; `None` when a call has an argument a test cannot build.
+    fn recipes(&mut self, table: &ClassTable, templates: &[Template], name: &str) -> Option<Vec<Recipe>> {
         let mut recipes = Vec::new();
-        for (k, (c, calls)) in templates.iter().enumerate() {
+        for (k, (class, calls)) in templates.iter().enumerate() {
             let sites = calls
                 .iter()
                 .enumerate()
                 .map(|(i, m)| self.site_at(table, *m, &format!("{name}_{k}_{i}"), true))
                 .collect::<Option<Vec<Site>>>()?;
-            recipes.push(Recipe { class: *c, calls: sites });
+            recipes.push(Recipe { class: *class, calls: sites });
         }
-        Some(Arg { param, ty: JType::object(), how: How::Built(recipes) })
+        Some(recipes)
     }
 
     /// The recipes of declared type `ty` (see the module comment), or `None` when it has none.
